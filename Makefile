@@ -1,0 +1,44 @@
+# Two commands on a fresh machine: `make run` (serve the site with demo data) and `make test`.
+.PHONY: run test lint format messages bench clean
+
+# Django 6.1 needs Python 3.12+; take the first interpreter on PATH that is new enough
+# (with pyenv, .python-version makes python3.12 resolve).
+PYTHON ?= $(shell for p in python3.13 python3.12 python3; do \
+	$$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1 && { echo $$p; break; }; done)
+VENV := .venv
+BIN := $(VENV)/bin
+
+$(BIN)/python:
+	@test -n "$(PYTHON)" || { echo "Python 3.12 or newer is needed (see .python-version)"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.installed: $(BIN)/python requirements.txt requirements-dev.txt
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	touch $@
+
+run: $(VENV)/.installed
+	$(BIN)/python manage.py migrate --no-input
+	$(BIN)/python manage.py demo
+	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+test: $(VENV)/.installed
+	$(BIN)/python -m pytest
+
+lint: $(VENV)/.installed
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(VENV)/.installed
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+# Re-extract and compile translations after changing user-facing text.
+messages: $(VENV)/.installed
+	$(BIN)/python manage.py makemessages -l ru --no-location --ignore=.venv --ignore=bench
+	$(BIN)/python manage.py compilemessages --ignore=.venv
+
+bench: $(VENV)/.installed
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,211 @@
+"""Forms of the score sheet: a new match with its rules, and one round's outcomes."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext, gettext_lazy as _
+
+from games.labels import (
+    CHOICE_LABELS,
+    OPTION_LABELS,
+    PRESET_DESCRIPTIONS,
+    PRESET_LABELS,
+    SCORING_OPTIONS,
+    card_notation,
+    rules_message,
+)
+from games.models import Entry, Seat
+from games.rules import PRESETS, RulesError, Variant, parse_cards, score_match
+
+MAX_PLAYERS = 4
+MAX_POINTS = 1000
+
+
+def _option_field(name: str, initial) -> forms.Field:
+    label = OPTION_LABELS[name]
+    choices = Variant.option_choices(name)
+    if choices == (False, True):
+        return forms.BooleanField(label=label, required=False, initial=initial)
+    if choices is None:
+        low, high = Variant.option_range(name)
+        return forms.IntegerField(label=label, min_value=low, max_value=high, initial=initial)
+    return forms.TypedChoiceField(
+        label=label,
+        choices=[(value, CHOICE_LABELS.get((name, value), value)) for value in choices],
+        coerce=type(choices[0]),
+        initial=initial,
+    )
+
+
+class NewMatchForm(forms.Form):
+    """Players in seat order, a preset, and the options (prefilled from the preset)."""
+
+    preset = forms.ChoiceField(
+        label=_("Rules"),
+        choices=[(name, PRESET_LABELS[name]) for name in PRESETS],
+        initial="classic",
+        widget=forms.RadioSelect,
+    )
+
+    def __init__(self, *args, preset: str | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        for number in range(1, MAX_PLAYERS + 1):
+            self.fields[f"player_{number}"] = forms.CharField(
+                label=_("Player %(number)s") % {"number": number},
+                max_length=40,
+                required=number <= 2,
+            )
+        chosen = preset if preset in PRESETS else self.initial.get("preset", "classic")
+        defaults = PRESETS[chosen]
+        for name in Variant.option_names():
+            self.fields[name] = _option_field(name, getattr(defaults, name))
+        self.fields["preset"].initial = chosen
+
+    def preset_radios(self) -> list[tuple]:
+        return [(radio, PRESET_DESCRIPTIONS[radio.data["value"]]) for radio in self["preset"]]
+
+    def player_fields(self) -> list[forms.BoundField]:
+        return [self[f"player_{number}"] for number in range(1, MAX_PLAYERS + 1)]
+
+    def scoring_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in Variant.option_names() if name in SCORING_OPTIONS]
+
+    def play_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in Variant.option_names() if name not in SCORING_OPTIONS]
+
+    def clean(self):
+        cleaned = super().clean()
+        names = [
+            cleaned[f"player_{n}"].strip()
+            for n in range(1, MAX_PLAYERS + 1)
+            if cleaned.get(f"player_{n}", "").strip()
+        ]
+        seen: set[str] = set()
+        for n in range(1, MAX_PLAYERS + 1):
+            name = (cleaned.get(f"player_{n}") or "").strip()
+            if name.casefold() in seen:
+                self.add_error(
+                    f"player_{n}",
+                    gettext("%(name)s is already at this table; add an initial to tell them apart.")
+                    % {"name": name},
+                )
+            seen.add(name.casefold())
+        cleaned["names"] = names
+        if self.errors or "preset" not in cleaned:
+            return cleaned
+        options = {name: cleaned[name] for name in Variant.option_names()}
+        try:
+            variant = PRESETS[cleaned["preset"]].replace(**options)
+            score_match(variant, names, [])
+        except RulesError as error:
+            raise forms.ValidationError(rules_message(error)) from None
+        cleaned["variant"] = variant
+        return cleaned
+
+
+class EntryForm(forms.Form):
+    """One player's outcome of a round."""
+
+    kind = forms.ChoiceField(
+        label=_("Outcome"),
+        choices=Entry.Kind.choices,
+        initial=Entry.Kind.HAND,
+        widget=forms.RadioSelect,
+    )
+    cards = forms.CharField(
+        label=_("Cards"),
+        required=False,
+        max_length=200,
+        help_text=_("Tap the cards or type them: Q♠ 10h Дп"),
+    )
+    points = forms.IntegerField(label=_("Points"), required=False)
+
+    def __init__(self, *args, seat: Seat, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.seat = seat
+
+    @property
+    def has_input(self) -> bool:
+        """Whether anything was typed or tapped for this player (previews skip blank players)."""
+        return bool(self.data.get(self.add_prefix("cards"), "").strip()) or bool(
+            self.data.get(self.add_prefix("points"), "").strip()
+        )
+
+    def clean(self):
+        cleaned = super().clean()
+        kind = cleaned.get("kind")
+        if kind == Entry.Kind.POINTS:
+            points = cleaned.get("points")
+            if points is None and "points" not in self.errors:
+                self.add_error("points", gettext("Enter the points counted at the table."))
+            elif points is not None and not -MAX_POINTS <= points <= MAX_POINTS:
+                # Huge numbers would overflow the database column; the rules library
+                # checks the real limit (the whole deck's points).
+                self.add_error("points", gettext("That is far more points than a deck holds."))
+            else:
+                cleaned["outcome"] = {"points": points}
+        elif kind in (Entry.Kind.OUT, Entry.Kind.HAND):
+            text = cleaned.get("cards", "")
+            try:
+                cards = parse_cards(text)
+            except RulesError as error:
+                self.add_error("cards", rules_message(error))
+                return cleaned
+            if kind == Entry.Kind.OUT and len(cards) != 1:
+                self.add_error(
+                    "cards", gettext("Choose the one card this player went out with.")
+                )
+            elif kind == Entry.Kind.HAND and not cards:
+                self.add_error(
+                    "cards",
+                    gettext("Enter the cards left, or choose “went out” or “points”."),
+                )
+            else:
+                cleaned["outcome"] = {kind: " ".join(card.code for card in cards)}
+        return cleaned
+
+
+class RoundForm:
+    """The outcomes of every player still in the match, checked together by the rules."""
+
+    def __init__(self, *, seats: list[Seat], data=None, initial=None):
+        initial = initial or {}
+        self.seats = seats
+        self.forms = [
+            EntryForm(data, seat=seat, prefix=f"s{seat.position}", initial=initial.get(seat.pk))
+            for seat in seats
+        ]
+        self.non_field_errors: list[str] = []
+
+    def __iter__(self):
+        return iter(self.forms)
+
+    def is_valid(self) -> bool:
+        return all([form.is_valid() for form in self.forms]) and not self.non_field_errors
+
+    def outcomes(self) -> dict[str, dict]:
+        return {form.seat.player.name: form.cleaned_data["outcome"] for form in self.forms}
+
+    def add_rules_error(self, error: RulesError) -> None:
+        """Show a rules error next to the player it is about, or above the form."""
+        message = rules_message(_without_round(error))
+        for form in self.forms:
+            if form.seat.player.name == error.player:
+                field = "points" if form.cleaned_data.get("kind") == "points" else "cards"
+                form.add_error(field, message)
+                return
+        self.non_field_errors.append(message)
+
+
+def _without_round(error: RulesError) -> RulesError:
+    # The form is for one round; "Round 7:" in front of its own error only adds noise.
+    return RulesError(error.template, error.params, player=error.player)
+
+
+def initial_from_entries(entries: list[Entry]) -> dict[int, dict]:
+    """The form's initial data for an earlier round, so it can be edited."""
+    initial = {}
+    for entry in entries:
+        cards = " ".join(card_notation(card) for card in parse_cards(entry.cards))
+        initial[entry.seat_id] = {"kind": entry.kind, "cards": cards, "points": entry.points}
+    return initial

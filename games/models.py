@@ -1,0 +1,211 @@
+"""Players, matches, seats, rounds and each player's entry in a round."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Prefetch, Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from games.rules import PRESETS, Variant
+
+
+class Player(models.Model):
+    """Someone who sits at a table: a registered account or a guest name."""
+
+    name = models.CharField(_("name"), max_length=40)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="player",
+        verbose_name=_("account"),
+    )
+    added_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("added by"),
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_guest(self) -> bool:
+        return self.user_id is None
+
+
+class MatchQuerySet(models.QuerySet):
+    def for_user(self, user) -> MatchQuerySet:
+        """Matches the user plays in, created or keeps score of."""
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(
+            Q(created_by=user) | Q(scorekeepers=user) | Q(seats__player__user=user)
+        ).distinct()
+
+    def with_seats(self) -> MatchQuerySet:
+        return self.prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
+        )
+
+    def editable_by(self, user) -> MatchQuerySet:
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(Q(created_by=user) | Q(scorekeepers=user)).distinct()
+
+
+class Match(models.Model):
+    """One game of 101 played to its end: seats, the rules in force and its rounds."""
+
+    class Status(models.TextChoices):
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
+
+    preset = models.CharField(
+        _("preset"), max_length=20, choices=[(name, name) for name in PRESETS]
+    )
+    # The exact options in force (Variant.as_dict()), so a later change of a preset
+    # never changes a match already played.
+    options = models.JSONField(_("options"))
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.RUNNING
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="created_matches",
+        verbose_name=_("created by"),
+    )
+    scorekeepers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="scorekept_matches",
+        verbose_name=_("scorekeepers"),
+    )
+    rematch_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = MatchQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-updated_at", "-pk"]
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+
+    def __str__(self) -> str:
+        return _("Match %(number)s") % {"number": self.pk}
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:match", args=[self.pk])
+
+    @property
+    def variant(self) -> Variant:
+        return Variant.from_dict(self.options)
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status == self.Status.FINISHED
+
+    def can_edit(self, user) -> bool:
+        if not user.is_authenticated:
+            return False
+        if user.pk == self.created_by_id:
+            return True
+        return self.scorekeepers.filter(pk=user.pk).exists()
+
+
+class Seat(models.Model):
+    """A player's place at a match; totals and place are kept by the scoring service."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField(_("seat"))
+    total = models.IntegerField(_("total"), default=0)
+    place = models.PositiveSmallIntegerField(_("place"), default=1)
+    lost_in_round = models.PositiveIntegerField(_("lost in round"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "position"], name="seat_position_unique"),
+            models.UniqueConstraint(fields=["match", "player"], name="seat_player_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return self.player.name
+
+    @property
+    def has_lost(self) -> bool:
+        return self.lost_in_round is not None
+
+
+class Round(models.Model):
+    """One deal of a match, numbered from 1."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveIntegerField(_("round"))
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="round_number_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return _("Round %(number)s") % {"number": self.number}
+
+
+class Entry(models.Model):
+    """One player's outcome in a round as entered, with the score and total it gave."""
+
+    class Kind(models.TextChoices):
+        OUT = "out", _("went out")
+        HAND = "hand", _("cards left")
+        POINTS = "points", _("points")
+
+    class Event(models.TextChoices):
+        NONE = "", _("none")
+        RESET_TO_0 = "reset_to_0", _("reset to 0")
+        RESET_TO_50 = "reset_to_50", _("reset to 50")
+        LOST = "lost", _("lost")
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="entries")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="entries")
+    kind = models.CharField(_("outcome"), max_length=10, choices=Kind.choices)
+    # Card codes as entered ("QS 10H"): one card for "out", the hand for "hand".
+    cards = models.CharField(_("cards"), max_length=200, blank=True)
+    points = models.IntegerField(_("points"), null=True, blank=True)
+    score = models.IntegerField(_("score"))
+    total = models.IntegerField(_("total"))
+    event = models.CharField(
+        _("event"), max_length=12, choices=Event.choices, blank=True, default=""
+    )
+
+    class Meta:
+        ordering = ["round__number", "seat__position"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "seat"], name="entry_round_seat_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} {self.seat}: {self.score}"

@@ -1,0 +1,356 @@
+"""Views of the score sheet: match list, new match, the sheet, entering and changing rounds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.db.models import Prefetch
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import HttpResponseClientRefresh
+
+from games import services
+from games.forms import NewMatchForm, RoundForm, initial_from_entries
+from games.labels import changed_options, rules_message, rules_summary
+from games.models import Entry, Match, Round, Seat
+from games.rules import PRESETS, RulesError, deck
+
+PAGE_SIZE = 20
+
+
+def _get_match(pk: int) -> Match:
+    return get_object_or_404(Match.objects.select_related("created_by"), pk=pk)
+
+
+def _get_match_for_edit(request: HttpRequest, pk: int) -> Match:
+    """The match, if this user may change it (creator or scorekeeper); 403 otherwise."""
+    match = _get_match(pk)
+    if not match.can_edit(request.user):
+        raise PermissionDenied
+    return match
+
+
+def _get_match_for_owner(request: HttpRequest, pk: int) -> Match:
+    match = _get_match(pk)
+    if request.user.pk != match.created_by_id:
+        raise PermissionDenied
+    return match
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    mine = Match.objects.for_user(request.user).with_seats()[:5]
+    recent = Match.objects.with_seats()[:10]
+    return render(request, "games/home.html", {"mine": mine, "recent": recent})
+
+
+@vary_on_headers("HX-Request")
+def match_list(request: HttpRequest) -> HttpResponse:
+    show = request.GET.get("show", "mine" if request.user.is_authenticated else "recent")
+    if show == "mine" and request.user.is_authenticated:
+        matches = Match.objects.for_user(request.user)
+    else:
+        show, matches = "recent", Match.objects.all()
+    page = Paginator(matches.with_seats(), PAGE_SIZE).get_page(request.GET.get("page"))
+    template = "games/match_list.html"
+    if request.htmx:
+        template += "#match-list"
+    return render(request, template, {"page": page, "show": show})
+
+
+@login_required
+@vary_on_headers("HX-Request")
+def new_match(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        form = NewMatchForm(request.POST, preset=request.POST.get("preset"))
+        if form.is_valid():
+            players = services.players_for_names(form.cleaned_data["names"], added_by=request.user)
+            match = services.create_match(
+                created_by=request.user,
+                players=players,
+                preset=form.cleaned_data["preset"],
+                variant=form.cleaned_data["variant"],
+            )
+            return redirect(match)
+    else:
+        initial = {"player_1": request.user.get_username()}
+        form = NewMatchForm(initial=initial, preset=request.GET.get("preset"))
+    template = "games/new_match.html"
+    if request.htmx and request.method == "GET":
+        # Choosing another preset refills the options from it.
+        template += "#options"
+    known = services.known_player_names(request.user)
+    return render(request, template, {"form": form, "known_names": known})
+
+
+@dataclass
+class SheetRow:
+    round: Round
+    cells: list[Entry | None]
+
+
+def _sheet(match: Match) -> dict:
+    """Everything the sheet shows, in a fixed number of queries whatever the rounds."""
+    seats = list(match.seats.select_related("player").order_by("position"))
+    rounds = list(
+        match.rounds.order_by("number").prefetch_related(
+            Prefetch("entries", queryset=Entry.objects.order_by())
+        )
+    )
+    rows = []
+    for round_ in rounds:
+        by_seat = {entry.seat_id: entry for entry in round_.entries.all()}
+        rows.append(SheetRow(round_, [by_seat.get(seat.pk) for seat in seats]))
+    standings = sorted(seats, key=lambda seat: (seat.place, seat.position))
+    return {
+        "seats": seats,
+        "rows": rows,
+        "standings": standings,
+        "leads_next": _leads_next(match, seats, rows),
+        "next_number": len(rows) + 1,
+    }
+
+
+def _leads_next(match: Match, seats: list[Seat], rows: list[SheetRow]) -> Seat | None:
+    """The winner of the last round leads, when the sheet can tell who that was."""
+    if match.is_finished or not rows or match.variant.leader != "previous_winner":
+        return None
+    went_out = [e.seat_id for e in rows[-1].cells if e is not None and e.kind == Entry.Kind.OUT]
+    if len(went_out) != 1:
+        return None
+    return next((seat for seat in seats if seat.pk == went_out[0] and not seat.has_lost), None)
+
+
+def _match_context(request: HttpRequest, match: Match, round_form: RoundForm | None = None):
+    sheet = _sheet(match)
+    can_edit = match.can_edit(request.user)
+    if round_form is None and can_edit and not match.is_finished:
+        in_play = [seat for seat in sheet["seats"] if not seat.has_lost]
+        round_form = RoundForm(seats=in_play)
+    variant = match.variant
+    return {
+        "match": match,
+        "can_edit": can_edit,
+        "is_owner": request.user.pk == match.created_by_id,
+        "summary": rules_summary(variant, match.preset),
+        "house_rules": changed_options(variant, match.preset),
+        "round_form": round_form,
+        "deck": deck(variant.deck_size),
+        "form_number": sheet["next_number"],
+        **sheet,
+    }
+
+
+@vary_on_headers("HX-Request")
+def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    match = _get_match(pk)
+    template = "games/match.html"
+    if request.htmx and request.GET.get("fragment") == "sheet":
+        template += "#sheet"
+    return render(request, template, _match_context(request, match))
+
+
+@vary_on_headers("HX-Request")
+def match_live(request: HttpRequest, pk: int) -> HttpResponse:
+    """Read-only, large, refreshing itself: for a TV at the club or the other players' phones."""
+    match = _get_match(pk)
+    template = "games/match_live.html"
+    if request.htmx:
+        template += "#live"
+    context = _match_context(request, match)
+    context["can_edit"] = False
+    return render(request, template, context)
+
+
+def _round_number(request: HttpRequest) -> int | None:
+    try:
+        return int(request.POST.get("number", ""))
+    except ValueError:
+        return None
+
+
+def _handle_round(request: HttpRequest, match: Match, number: int, seats: list[Seat], save):
+    """Preview or save (with the service `save`) one round from the posted form.
+
+    Returns (form, preview, saved): errors are put on the form and nothing is saved.
+    A RoundConflict (the round changed meanwhile) is left to the caller.
+    """
+    form = RoundForm(seats=seats, data=request.POST)
+    if not form.is_valid():
+        return form, None, False
+    try:
+        if request.POST.get("action") == "preview":
+            preview = services.preview_round(match=match, number=number, outcomes=form.outcomes())
+            return form, preview, False
+        save(match=match, number=number, outcomes=form.outcomes(), by=request.user)
+    except services.RoundConflict:
+        raise
+    except RulesError as error:
+        form.add_rules_error(error)
+        return form, None, False
+    return form, None, True
+
+
+@require_POST
+def round_new(request: HttpRequest, pk: int) -> HttpResponse:
+    match = _get_match_for_edit(request, pk)
+    number = _round_number(request)
+    expected = match.rounds.count() + 1
+    if number != expected or match.is_finished:
+        # A form sent twice, or a round someone else entered meanwhile: nothing is saved.
+        if match.is_finished:
+            text = _("The match is over; no more rounds can be entered.")
+        else:
+            text = _("Round %(number)s has already been entered, so this form was not saved.") % {
+                "number": number
+            }
+        messages.error(request, text)
+        return _reload(request, match)
+    seats = [seat for seat in match.seats.select_related("player") if not seat.has_lost]
+    try:
+        form, preview, saved = _handle_round(
+            request, match, number, seats, services.record_round
+        )
+    except services.RoundConflict as error:
+        messages.error(request, rules_message(error))
+        return _reload(request, match)
+    if saved:
+        messages.success(request, _("Round %(number)s saved.") % {"number": number})
+        return _reload(request, match)
+    context = _match_context(request, match, form) | _preview_context(preview, seats)
+    if request.htmx and request.htmx.target == "preview":
+        return render(request, "games/_round_form.html#preview", context | {"oob": True})
+    if request.htmx:
+        return render(request, "games/match.html#match-body", context)
+    return render(request, "games/match.html", context)
+
+
+def _preview_context(preview, seats: list[Seat]) -> dict:
+    """The preview table: each player's score, new total and event if the round were saved."""
+    if preview is None:
+        return {"preview": None, "preview_rows": []}
+    events = dict(preview.events)
+    rows = []
+    for seat in seats:
+        name = seat.player.name
+        event = events.get(name, "")
+        label = Entry.Event(event).label if event else ""
+        rows.append((name, preview.scores[name], preview.totals[name], event, label))
+    return {"preview": preview, "preview_rows": rows}
+
+
+def _reload(request: HttpRequest, match: Match) -> HttpResponse:
+    """After a save (or a refused save): the fresh sheet, as a fragment for htmx."""
+    if request.htmx and request.htmx.target == "preview":
+        # A live preview of a round that is no longer the next one: show the page afresh.
+        return HttpResponseClientRefresh()
+    if request.htmx:
+        match.refresh_from_db()
+        return render(request, "games/match.html#match-body", _match_context(request, match))
+    return redirect(match)
+
+
+def _round_or_404(match: Match, number: int) -> Round:
+    return get_object_or_404(match.rounds.prefetch_related("entries__seat__player"), number=number)
+
+
+def round_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    match = _get_match_for_edit(request, pk)
+    round_ = _round_or_404(match, number)
+    entries = list(round_.entries.all())
+    seats = sorted((entry.seat for entry in entries), key=lambda seat: seat.position)
+    preview = None
+    if request.method == "POST":
+        try:
+            form, preview, saved = _handle_round(
+                request, match, number, seats, services.change_round
+            )
+        except services.RoundConflict as error:
+            messages.error(request, rules_message(error))
+            return redirect(match)
+        if saved:
+            messages.success(request, _("Round %(number)s changed.") % {"number": number})
+            return redirect(match)
+    else:
+        form = RoundForm(seats=seats, initial=initial_from_entries(entries))
+    context = {
+        "match": match,
+        "round": round_,
+        "round_form": form,
+        "form_number": number,
+        "deck": deck(match.variant.deck_size),
+        "summary": rules_summary(match.variant, match.preset),
+    } | _preview_context(preview, seats)
+    if request.htmx and request.htmx.target == "preview":
+        return render(request, "games/_round_form.html#preview", context | {"oob": True})
+    return render(request, "games/round_edit.html", context)
+
+
+def round_delete(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    match = _get_match_for_edit(request, pk)
+    round_ = _round_or_404(match, number)
+    if request.method == "POST":
+        try:
+            services.delete_round(match=match, number=number, by=request.user)
+        except RulesError as error:
+            messages.error(request, rules_message(error))
+        else:
+            messages.success(request, _("Round %(number)s deleted.") % {"number": number})
+        return redirect(match)
+    later = match.rounds.filter(number__gt=number).count()
+    return render(
+        request,
+        "games/round_delete.html",
+        {"match": match, "round": round_, "later": later},
+    )
+
+
+@require_POST
+def rematch(request: HttpRequest, pk: int) -> HttpResponse:
+    match = _get_match_for_edit(request, pk)
+    new = services.rematch(match=match, created_by=request.user)
+    messages.success(request, _("A new match with the same players has started."))
+    return redirect(new)
+
+
+def scorekeepers(request: HttpRequest, pk: int) -> HttpResponse:
+    """The creator adds or removes the accounts that may keep this match's score."""
+    match = _get_match_for_owner(request, pk)
+    error = ""
+    if request.method == "POST":
+        username = request.POST.get("username", "").strip()
+        user = get_user_model().objects.filter(username__iexact=username).first()
+        if request.POST.get("action") == "remove" and user is not None:
+            match.scorekeepers.remove(user)
+            messages.success(request, _("%(name)s no longer keeps score.") % {"name": user})
+            return redirect("games:scorekeepers", pk=match.pk)
+        if user is None:
+            error = _("There is no account called “%(name)s”.") % {"name": username}
+        elif user.pk == match.created_by_id:
+            error = _("You created this match, so you can already keep its score.")
+        else:
+            match.scorekeepers.add(user)
+            messages.success(request, _("%(name)s can now keep score.") % {"name": user})
+            return redirect("games:scorekeepers", pk=match.pk)
+    return render(
+        request,
+        "games/scorekeepers.html",
+        {"match": match, "keepers": match.scorekeepers.order_by("username"), "error": error},
+    )
+
+
+def match_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    match = _get_match_for_owner(request, pk)
+    if request.method == "POST":
+        match.delete()
+        messages.success(request, _("The match has been deleted."))
+        return redirect("games:match_list")
+    return render(request, "games/match_delete.html", {"match": match})

@@ -1,0 +1,53 @@
+// The card grid of the round form: tapping a card adds it to (or removes it from) that
+// player's cards; a card another player already has is dimmed. The text field stays the
+// source of truth, so typing works the same and the form works without this script.
+(function () {
+  "use strict";
+
+  function tokens(input) {
+    return input.value.split(/[\s,]+/).filter(Boolean);
+  }
+
+  function matches(token, button) {
+    const t = token.toUpperCase();
+    return t === button.dataset.card || t === button.dataset.label.toUpperCase();
+  }
+
+  function sync(form) {
+    const entries = Array.from(form.querySelectorAll("[data-entry]"));
+    const held = entries.map((entry) => tokens(entry.querySelector("input[data-cards]")));
+    entries.forEach((entry, index) => {
+      entry.querySelectorAll("button[data-card]").forEach((button) => {
+        const mine = held[index].some((t) => matches(t, button));
+        const others = held.some((list, j) => j !== index && list.some((t) => matches(t, button)));
+        button.setAttribute("aria-pressed", mine ? "true" : "false");
+        button.classList.toggle("taken", others && !mine);
+      });
+    });
+  }
+
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-card]");
+    if (!button) return;
+    const entry = button.closest("[data-entry]");
+    const input = entry.querySelector("input[data-cards]");
+    const wentOut = entry.querySelector("input[type=radio][value=out]");
+    let list = tokens(input);
+    if (list.some((t) => matches(t, button))) {
+      list = list.filter((t) => !matches(t, button));
+    } else if (wentOut && wentOut.checked) {
+      list = [button.dataset.label]; // one goes out with a single card
+    } else {
+      list.push(button.dataset.label);
+    }
+    input.value = list.join(" ");
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+
+  function syncAll() {
+    document.querySelectorAll("form[data-round-form]").forEach(sync);
+  }
+  document.addEventListener("input", syncAll);
+  document.addEventListener("DOMContentLoaded", syncAll);
+  document.addEventListener("htmx:afterSettle", syncAll);
+})();
