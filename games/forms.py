@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from django import forms
-from django.utils.translation import gettext, gettext_lazy as _
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from games.labels import (
     CHOICE_LABELS,
@@ -152,9 +153,7 @@ class EntryForm(forms.Form):
                 self.add_error("cards", rules_message(error))
                 return cleaned
             if kind == Entry.Kind.OUT and len(cards) != 1:
-                self.add_error(
-                    "cards", gettext("Choose the one card this player went out with.")
-                )
+                self.add_error("cards", gettext("Choose the one card this player went out with."))
             elif kind == Entry.Kind.HAND and not cards:
                 self.add_error(
                     "cards",

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from django.utils.translation import get_language, gettext, gettext_lazy as _, pgettext_lazy
+from django.utils.translation import get_language, gettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from games.rules import PRESETS, RulesError, Variant, format_card
 from games.rules.cards import Card
@@ -14,8 +15,10 @@ PRESET_LABELS = {
 }
 PRESET_DESCRIPTIONS = {
     "classic": _("4 cards, a 6 is covered by its player, 7♠ draws 4, last survivor wins, 100 → 50"),
-    "aaow": _("4 cards, the dealer's card opens, many penalty cards, the round runs until one "
-              "player holds cards, the match ends when someone passes 101"),
+    "aaow": _(
+        "4 cards, the dealer's card opens, many penalty cards, the round runs until one "
+        "player holds cards, the match ends when someone passes 101"
+    ),
     "conventions": _("5 cards, a 9 counts 9, Q♥ is the big queen, exactly 101 resets"),
 }
 
@@ -89,9 +92,19 @@ CHOICE_LABELS = {
 }
 
 RANK_NAMES = {
-    "2": _("Two"), "3": _("Three"), "4": _("Four"), "5": _("Five"), "6": _("Six"),
-    "7": _("Seven"), "8": _("Eight"), "9": _("Nine"), "10": _("Ten"), "J": _("Jack"),
-    "Q": _("Queen"), "K": _("King"), "A": _("Ace"),
+    "2": _("Two"),
+    "3": _("Three"),
+    "4": _("Four"),
+    "5": _("Five"),
+    "6": _("Six"),
+    "7": _("Seven"),
+    "8": _("Eight"),
+    "9": _("Nine"),
+    "10": _("Ten"),
+    "J": _("Jack"),
+    "Q": _("Queen"),
+    "K": _("King"),
+    "A": _("Ace"),
 }
 SUIT_NAMES = {"S": _("spades"), "H": _("hearts"), "D": _("diamonds"), "C": _("clubs")}
 

@@ -97,7 +97,9 @@ def change_round(*, match: Match, number: int, outcomes: Mapping[str, Outcome], 
         match = _lock(match)
         rounds = _load_rounds(match)
         if not 1 <= number <= len(rounds):
-            raise RoundConflict(gettext_noop("Round %(number)s does not exist."), {"number": number})
+            raise RoundConflict(
+                gettext_noop("Round %(number)s does not exist."), {"number": number}
+            )
         changed = rounds[number - 1][0]
         changed.entered_by = by
         changed.save(update_fields=["entered_by", "updated_at"])
@@ -112,7 +114,9 @@ def delete_round(*, match: Match, number: int, by) -> None:
         match = _lock(match)
         rounds = _load_rounds(match)
         if not 1 <= number <= len(rounds):
-            raise RoundConflict(gettext_noop("Round %(number)s does not exist."), {"number": number})
+            raise RoundConflict(
+                gettext_noop("Round %(number)s does not exist."), {"number": number}
+            )
         # Removing a round can make a later one impossible (a player who lost there
         # would now play on); _rescore then raises and the transaction rolls back.
         doomed, _ = rounds.pop(number - 1)
@@ -173,9 +177,7 @@ def _rescore(match: Match, rounds: list[tuple[Round, dict[str, Outcome]]]) -> No
                 )
             )
     Entry.objects.bulk_create(entries)
-    place_of = {
-        name: place for place, group in _places(result.standings) for name in group
-    }
+    place_of = {name: place for place, group in _places(result.standings) for name in group}
     for seat in seats:
         name = seat.player.name
         seat.total = result.totals[name]

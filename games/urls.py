@@ -14,9 +14,7 @@ urlpatterns = [
     path("matches/<int:pk>/live/", views.match_live, name="match_live"),
     path("matches/<int:pk>/rounds/", views.round_new, name="round_new"),
     path("matches/<int:pk>/rounds/<int:number>/", views.round_edit, name="round_edit"),
-    path(
-        "matches/<int:pk>/rounds/<int:number>/delete/", views.round_delete, name="round_delete"
-    ),
+    path("matches/<int:pk>/rounds/<int:number>/delete/", views.round_delete, name="round_delete"),
     path("matches/<int:pk>/rematch/", views.rematch, name="rematch"),
     path("matches/<int:pk>/scorekeepers/", views.scorekeepers, name="scorekeepers"),
     path("matches/<int:pk>/delete/", views.match_delete, name="match_delete"),

@@ -12,7 +12,6 @@ from django.core.paginator import Paginator
 from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
@@ -22,7 +21,7 @@ from games import services
 from games.forms import NewMatchForm, RoundForm, initial_from_entries
 from games.labels import changed_options, rules_message, rules_summary
 from games.models import Entry, Match, Round, Seat
-from games.rules import PRESETS, RulesError, deck
+from games.rules import RulesError, deck
 
 PAGE_SIZE = 20
 
@@ -216,9 +215,7 @@ def round_new(request: HttpRequest, pk: int) -> HttpResponse:
         return _reload(request, match)
     seats = [seat for seat in match.seats.select_related("player") if not seat.has_lost]
     try:
-        form, preview, saved = _handle_round(
-            request, match, number, seats, services.record_round
-        )
+        form, preview, saved = _handle_round(request, match, number, seats, services.record_round)
     except services.RoundConflict as error:
         messages.error(request, rules_message(error))
         return _reload(request, match)

@@ -134,7 +134,7 @@ def out_score(variant: Variant, card: Card) -> int:
     return 0
 
 
-@functools.cache
+@functools.lru_cache(maxsize=64)
 def max_points(variant: Variant) -> int:
     """The most a hand can be worth: the whole deck, or all four Queens if that is more."""
     cards = deck(variant.deck_size)

@@ -17,7 +17,7 @@ def card_label(card: Card) -> str:
 
 @register.filter
 def card_title(card: Card) -> str:
-    """"Queen of spades", "Дама пик"."""
+    """ "Queen of spades", "Дама пик"."""
     return card_name(card)
 
 

@@ -1,10 +1,13 @@
 """Every kind of bad score sheet is rejected with a message a person understands."""
 
+import ast
 import pickle
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from games import rules
 from games.rules import PRESETS, Outcome, RulesError, parse_card, score_match
 
 AAOW, CLASSIC, CONVENTIONS = PRESETS["aaow"], PRESETS["classic"], PRESETS["conventions"]
@@ -262,3 +265,20 @@ def test_card_params_stay_cards_for_a_form_to_render() -> None:
     error = rejected(CLASSIC, TABLE, [GOOD | {BOB: {"hand": "Q♠"}}])
     assert error.params["card"] == parse_card("Q♠")
     assert error.template == "%(card)s is given twice (%(first)s, %(second)s)"
+
+
+def test_every_message_template_is_marked_for_translation() -> None:
+    # makemessages only finds strings inside gettext_noop(...) calls.
+    marked = unmarked = 0
+    for path in sorted(Path(rules.__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "RulesError":
+                template = node.args[0]
+                if isinstance(template, ast.Constant):
+                    unmarked += 1
+                else:
+                    marked += 1
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "gettext_noop":
+                assert isinstance(node.args[0], ast.Constant | ast.Name)
+    assert unmarked == 0
+    assert marked > 20

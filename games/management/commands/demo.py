@@ -23,9 +23,24 @@ FINISHED_ROUNDS = [
     {"demo": {"out": "QD"}, "Anna": {"hand": "AH AD AC 10D 10S 10C"}},
 ]
 RUNNING_ROUNDS = [
-    {"demo": {"out": "QS"}, "Anna": {"hand": "9H AC"}, "Boris": {"points": 17}, "Vera": {"hand": "QH"}},
-    {"demo": {"hand": "7S 8S"}, "Anna": {"hand": "6D"}, "Boris": {"out": "AD"}, "Vera": {"hand": "KS"}},
-    {"demo": {"hand": "JC"}, "Anna": {"out": "QH"}, "Boris": {"hand": "10H 10C"}, "Vera": {"hand": "8H"}},
+    {
+        "demo": {"out": "QS"},
+        "Anna": {"hand": "9H AC"},
+        "Boris": {"points": 17},
+        "Vera": {"hand": "QH"},
+    },
+    {
+        "demo": {"hand": "7S 8S"},
+        "Anna": {"hand": "6D"},
+        "Boris": {"out": "AD"},
+        "Vera": {"hand": "KS"},
+    },
+    {
+        "demo": {"hand": "JC"},
+        "Anna": {"out": "QH"},
+        "Boris": {"hand": "10H 10C"},
+        "Vera": {"hand": "8H"},
+    },
 ]
 
 
