@@ -1,0 +1,39 @@
+"""The cast of the tests: alice creates matches, bob keeps score, carol only watches."""
+
+import pytest
+
+from games import services
+from games.rules import PRESETS
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hasher(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def alice(django_user_model):
+    return django_user_model.objects.create_user("alice", "alice@example.com", "alice-password")
+
+
+@pytest.fixture
+def bob(django_user_model):
+    return django_user_model.objects.create_user("bob", "bob@example.com", "bob-password")
+
+
+@pytest.fixture
+def carol(django_user_model):
+    return django_user_model.objects.create_user("carol", "carol@example.com", "carol-password")
+
+
+def make_match(creator, names, preset="classic", **options):
+    """A match seated with these players: account usernames or guest names."""
+    players = services.players_for_names(names, added_by=creator)
+    variant = PRESETS[preset].replace(**options)
+    return services.create_match(created_by=creator, players=players, preset=preset, variant=variant)
+
+
+@pytest.fixture
+def match(alice):
+    """A classic match of alice and two guests, created by alice."""
+    return make_match(alice, ["alice", "Dan", "Eve"])

@@ -1,0 +1,131 @@
+"""The write path: every change rescores the whole match in one transaction."""
+
+import pytest
+
+from games import services
+from games.models import Entry, Match, Round
+from games.rules import RulesError
+from tests.conftest import make_match
+
+pytestmark = pytest.mark.django_db
+
+
+def totals(match):
+    return {seat.player.name: seat.total for seat in match.seats.select_related("player")}
+
+
+def record(match, user, *rounds):
+    for outcomes in rounds:
+        number = match.rounds.count() + 1
+        services.record_round(match=match, number=number, outcomes=outcomes, by=user)
+
+
+def test_a_recorded_round_stores_scores_totals_and_events(alice, match):
+    record(
+        match,
+        alice,
+        {"alice": {"out": "QS"}, "Dan": {"hand": "AC 9H"}, "Eve": {"points": 17}},
+        {"alice": {"hand": "KD"}, "Dan": {"out": "6C"}, "Eve": {"hand": "AS AH AD AC 10S 10H 10D 10C"}},
+    )
+    entries = Entry.objects.filter(round__number=2).select_related("seat__player")
+    by_name = {e.seat.player.name: e for e in entries}
+    assert by_name["alice"].score == 4
+    assert by_name["alice"].total == -36
+    assert by_name["Eve"].score == 84
+    assert by_name["Eve"].total == 0  # 17 + 84 = 101 resets to 0
+    assert by_name["Eve"].event == "reset_to_0"
+    assert totals(match) == {"alice": -36, "Dan": 11, "Eve": 0}
+
+
+def test_the_same_round_number_posted_twice_is_refused_and_saves_nothing(alice, match):
+    outcomes = {"alice": {"out": "QS"}, "Dan": {"hand": "AC"}, "Eve": {"hand": "KH"}}
+    services.record_round(match=match, number=1, outcomes=outcomes, by=alice)
+    with pytest.raises(services.RoundConflict, match="already been entered"):
+        services.record_round(match=match, number=1, outcomes=outcomes, by=alice)
+    assert match.rounds.count() == 1
+    assert totals(match) == {"alice": -40, "Dan": 11, "Eve": 4}
+
+
+def test_a_round_that_breaks_the_rules_saves_nothing(alice, match):
+    with pytest.raises(RulesError, match="given twice"):
+        services.record_round(
+            match=match,
+            number=1,
+            outcomes={"alice": {"out": "QS"}, "Dan": {"hand": "QS"}, "Eve": {"hand": "KH"}},
+            by=alice,
+        )
+    assert not Round.objects.exists()
+    assert not Entry.objects.exists()
+
+
+def test_changing_an_earlier_round_recomputes_every_later_total(alice, match):
+    record(
+        match,
+        alice,
+        {"alice": {"out": "QS"}, "Dan": {"hand": "AC"}, "Eve": {"hand": "KH"}},
+        {"alice": {"hand": "10H"}, "Dan": {"out": "9C"}, "Eve": {"hand": "JH"}},
+    )
+    services.change_round(
+        match=match,
+        number=1,
+        outcomes={"alice": {"hand": "AH"}, "Dan": {"hand": "AC"}, "Eve": {"out": "KH"}},
+        by=alice,
+    )
+    assert totals(match) == {"alice": 21, "Dan": 11, "Eve": 2}
+    last = Entry.objects.get(round__number=2, seat__player__name="alice")
+    assert last.total == 21
+
+
+def test_deleting_a_round_renumbers_the_later_ones(alice, match):
+    record(
+        match,
+        alice,
+        {"alice": {"out": "QS"}, "Dan": {"hand": "AC"}, "Eve": {"hand": "KH"}},
+        {"alice": {"hand": "10H"}, "Dan": {"out": "9C"}, "Eve": {"hand": "JH"}},
+        {"alice": {"hand": "7H"}, "Dan": {"hand": "8C"}, "Eve": {"out": "6H"}},
+    )
+    services.delete_round(match=match, number=1, by=alice)
+    assert list(match.rounds.values_list("number", flat=True)) == [1, 2]
+    assert totals(match) == {"alice": 17, "Dan": 8, "Eve": 2}
+
+
+def test_deleting_a_round_that_later_rounds_depend_on_is_refused(alice):
+    # Under "last survivor" Eve loses in round 1 and sits out round 2; without round 1
+    # round 2 would be missing her.
+    match = make_match(alice, ["alice", "Dan", "Eve"], "classic")
+    record(
+        match,
+        alice,
+        {"alice": {"out": "QS"}, "Dan": {"hand": "AC"}, "Eve": {"points": 120}},
+        {"alice": {"out": "QH"}, "Dan": {"hand": "AD"}},
+    )
+    with pytest.raises(RulesError, match="No outcome for Eve"):
+        services.delete_round(match=match, number=1, by=alice)
+    assert match.rounds.count() == 2
+    assert totals(match) == {"alice": -60, "Dan": 22, "Eve": 120}
+
+
+def test_a_match_ends_when_its_rules_say_so_with_places(alice):
+    match = make_match(alice, ["alice", "Dan"], "aaow")
+    record(match, alice, {"alice": {"out": "QS"}, "Dan": {"points": 150}})
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    places = {s.player.name: (s.place, s.lost_in_round) for s in match.seats.select_related("player")}
+    assert places == {"alice": (1, None), "Dan": (2, 1)}
+
+
+def test_a_rematch_seats_the_same_players_under_the_same_rules(alice):
+    match = make_match(alice, ["alice", "Dan", "Eve"], "conventions", reset_at_101=False)
+    new = services.rematch(match=match, created_by=alice)
+    assert [s.player.name for s in new.seats.order_by("position")] == ["alice", "Dan", "Eve"]
+    assert new.variant == match.variant
+    assert new.rematch_of == match
+
+
+def test_an_account_name_links_the_seat_to_the_account_and_guests_are_reused(alice, bob):
+    first = make_match(alice, ["alice", "BOB", "Dan"])
+    second = make_match(alice, ["alice", "bob", "dan"])
+    seat_players = lambda m: [s.player for s in m.seats.order_by("position")]  # noqa: E731
+    assert seat_players(first)[1].user == bob
+    assert seat_players(first)[2] == seat_players(second)[2]
+    assert seat_players(first)[2].is_guest

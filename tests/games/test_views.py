@@ -1,0 +1,400 @@
+"""The score sheet as its users see it: pages, htmx fragments, permissions and bad input."""
+
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.models import Entry, Match
+from tests.conftest import make_match
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def round_data(number, *outcomes, action="save"):
+    """Form data of a round: one (kind, cards or points) per seat, in seat order."""
+    data = {"number": str(number), "action": action}
+    for position, (kind, value) in enumerate(outcomes):
+        data[f"s{position}-kind"] = kind
+        data[f"s{position}-{'points' if kind == 'points' else 'cards'}"] = str(value)
+    return data
+
+
+GOOD_ROUND = [("out", "Q♠"), ("hand", "A♣ 9h"), ("points", 17)]
+
+
+def post_round(client, match, *outcomes, number=None, **extra):
+    number = number or match.rounds.count() + 1
+    url = reverse("games:round_new", args=[match.pk])
+    return client.post(url, round_data(number, *outcomes), **extra)
+
+
+# --- reading -----------------------------------------------------------------------------
+
+
+def test_anyone_can_read_the_sheet_without_the_round_form(client, alice, match):
+    services.record_round(
+        match=match,
+        number=1,
+        outcomes={"alice": {"out": "QS"}, "Dan": {"hand": "AC 9H"}, "Eve": {"points": 17}},
+        by=alice,
+    )
+    response = client.get(match.get_absolute_url())
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "-40" in page and "Dan" in page and "17" in page
+    assert 'id="round-form"' not in page
+    assert "Only the match's creator and its scorekeepers can enter rounds." in page
+
+
+def test_the_creator_sees_the_round_form_with_a_card_grid(client, alice, match):
+    client.force_login(alice)
+    page = client.get(match.get_absolute_url()).content.decode()
+    assert 'id="round-form"' in page
+    assert page.count('data-card="QS"') == 3  # one grid per player
+    assert "Classic: 36 cards, 4 each" in page
+
+
+def test_the_sheet_shows_events_and_standings(client, alice, match):
+    for number, outcomes in enumerate(
+        [
+            {"alice": {"out": "QS"}, "Dan": {"hand": "AC"}, "Eve": {"points": 100}},
+            {"alice": {"out": "QH"}, "Dan": {"hand": "AD"}, "Eve": {"hand": "AS AH 10S 10H 10D"}},
+        ],
+        start=1,
+    ):
+        services.record_round(match=match, number=number, outcomes=outcomes, by=alice)
+    page = client.get(match.get_absolute_url()).content.decode()
+    assert "reset to 50" in page
+    assert "lost" in page
+    assert "Standings" in page
+
+
+def test_a_finished_match_shows_the_final_ranking_and_offers_a_rematch(client, alice):
+    match = make_match(alice, ["alice", "Dan"], "aaow")
+    services.record_round(
+        match=match, number=1, outcomes={"alice": {"out": "QS"}, "Dan": {"points": 150}}, by=alice
+    )
+    client.force_login(alice)
+    page = client.get(match.get_absolute_url()).content.decode()
+    assert "Final ranking" in page
+    assert "Rematch with the same players" in page
+    assert 'id="round-form"' not in page
+
+
+def test_the_live_view_is_public_and_refreshes_itself(client, match):
+    response = client.get(reverse("games:match_live", args=[match.pk]))
+    assert response.status_code == 200
+    assert 'hx-trigger="every 5s"' in response.content.decode()
+    fragment = client.get(reverse("games:match_live", args=[match.pk]), **HTMX)
+    assert fragment.content.decode().lstrip().startswith('<div id="live"')
+
+
+def test_the_match_list_shows_mine_and_recent(client, alice, bob, match):
+    other = make_match(bob, ["bob", "Zed"])
+    client.force_login(alice)
+    mine = client.get(reverse("games:match_list") + "?show=mine").content.decode()
+    assert match.get_absolute_url() in mine and other.get_absolute_url() not in mine
+    recent = client.get(reverse("games:match_list") + "?show=recent").content.decode()
+    assert match.get_absolute_url() in recent and other.get_absolute_url() in recent
+
+
+def test_the_match_list_has_an_empty_state(client, alice):
+    client.force_login(alice)
+    page = client.get(reverse("games:match_list")).content.decode()
+    assert "You have no matches yet." in page
+
+
+def test_an_unknown_match_is_404(client):
+    assert client.get(reverse("games:match", args=[999])).status_code == 404
+
+
+# --- entering rounds ---------------------------------------------------------------------
+
+
+def test_the_creator_enters_a_round(client, alice, match):
+    client.force_login(alice)
+    response = post_round(client, match, *GOOD_ROUND)
+    assert response.status_code == 302
+    scores = dict(
+        Entry.objects.filter(round__match=match).values_list("seat__player__name", "score")
+    )
+    assert scores == {"alice": -40, "Dan": 11, "Eve": 17}
+
+
+def test_an_htmx_save_answers_with_the_fresh_sheet_fragment(client, alice, match):
+    client.force_login(alice)
+    response = post_round(client, match, *GOOD_ROUND, **HTMX)
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert body.lstrip().startswith('<div id="match-body">')
+    assert "Round 1 saved." in body
+    assert "Round 2" in body  # a fresh form for the next round
+
+
+def test_the_preview_shows_scores_and_totals_and_saves_nothing(client, alice, match):
+    client.force_login(alice)
+    url = reverse("games:round_new", args=[match.pk])
+    response = client.post(
+        url, round_data(1, *GOOD_ROUND, action="preview"), HTTP_HX_TARGET="preview", **HTMX
+    )
+    body = response.content.decode()
+    assert "If saved" in body
+    assert "<td>-40</td>" in body and "<td>+17</td>" in body
+    assert not match.rounds.exists()
+
+
+def test_the_preview_shows_errors_next_to_the_field(client, alice, match):
+    client.force_login(alice)
+    url = reverse("games:round_new", args=[match.pk])
+    data = round_data(1, ("out", "Q♠"), ("hand", "Qx"), ("points", 17), action="preview")
+    body = client.post(url, data, HTTP_HX_TARGET="preview", **HTMX).content.decode()
+    assert 'id="err-s1" class="field-errors" aria-live="polite" hx-swap-oob="true"' in body
+    assert "&quot;Qx&quot; is not a card" in body
+
+
+@pytest.mark.parametrize(
+    ("outcomes", "message"),
+    [
+        ([("out", "Q♠"), ("hand", "Qx"), ("points", 17)], "&quot;Qx&quot; is not a card"),
+        ([("out", "Q♠"), ("hand", "Q♠ 9h"), ("points", 17)], "Q♠ is given twice"),
+        ([("out", "Q♠"), ("out", "9h"), ("points", 17)], "exactly one player goes out"),
+        ([("hand", "Q♠"), ("hand", "9h"), ("points", 17)], "exactly one player goes out"),
+        ([("out", "Q♠"), ("hand", "9h"), ("points", -5)], "cannot be negative"),
+        ([("out", "Q♠"), ("hand", "9h"), ("points", 10**12)], "far more points than a deck holds"),
+        ([("out", "Q♠"), ("hand", "9h"), ("points", 500)], "more than"),
+        ([("out", "Q♠"), ("hand", "9h"), ("points", "many")], "Enter a whole number."),
+        ([("out", "Q♠ K♠"), ("hand", "9h"), ("points", 3)], "Choose the one card"),
+        ([("out", "Q♠"), ("hand", ""), ("points", 3)], "Enter the cards left"),
+        ([("out", "Q♠"), ("hand", "5♠"), ("points", 3)], "not in"),
+        ([("out", "Q♠"), ("nonsense", "9h"), ("points", 3)], "Select a valid choice"),
+    ],
+)
+def test_bad_input_shows_a_clear_message_and_saves_nothing(client, alice, match, outcomes, message):
+    client.force_login(alice)
+    response = post_round(client, match, *outcomes)
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert not match.rounds.exists()
+    assert not Entry.objects.exists()
+
+
+def test_a_round_posted_twice_is_saved_once(client, alice, match):
+    client.force_login(alice)
+    post_round(client, match, *GOOD_ROUND, number=1)
+    response = post_round(client, match, *GOOD_ROUND, number=1, follow=True)
+    assert "Round 1 has already been entered" in response.content.decode()
+    assert match.rounds.count() == 1
+
+
+def test_a_form_with_a_missing_player_saves_nothing(client, alice, match):
+    client.force_login(alice)
+    data = round_data(1, ("out", "Q♠"), ("hand", "9h"))  # nothing for the third seat
+    response = client.post(reverse("games:round_new", args=[match.pk]), data)
+    assert "This field is required." in response.content.decode()
+    assert not match.rounds.exists()
+
+
+def test_no_round_can_be_entered_after_the_match_ended(client, alice):
+    match = make_match(alice, ["alice", "Dan"], "aaow")
+    services.record_round(
+        match=match, number=1, outcomes={"alice": {"out": "QS"}, "Dan": {"points": 150}}, by=alice
+    )
+    client.force_login(alice)
+    response = post_round(client, match, ("out", "Q♥"), ("hand", "9h"), follow=True)
+    assert "The match is over" in response.content.decode()
+    assert match.rounds.count() == 1
+
+
+def test_a_player_who_lost_is_not_in_the_next_rounds_form(client, alice, match):
+    services.record_round(
+        match=match,
+        number=1,
+        outcomes={"alice": {"out": "QS"}, "Dan": {"hand": "AC"}, "Eve": {"points": 150}},
+        by=alice,
+    )
+    client.force_login(alice)
+    page = client.get(match.get_absolute_url()).content.decode()
+    assert page.count("data-entry") == 2
+    response = post_round(client, match, ("out", "Q♥"), ("hand", "9h"))
+    assert response.status_code == 302
+    assert match.rounds.count() == 2
+
+
+def test_the_round_form_only_accepts_post(client, alice, match):
+    client.force_login(alice)
+    assert client.get(reverse("games:round_new", args=[match.pk])).status_code == 405
+
+
+# --- changing rounds ---------------------------------------------------------------------
+
+
+def test_an_earlier_round_can_be_edited_and_later_totals_follow(client, alice, match):
+    for number, outcomes in enumerate(
+        [
+            {"alice": {"out": "QS"}, "Dan": {"hand": "AC"}, "Eve": {"hand": "KH"}},
+            {"alice": {"hand": "10H"}, "Dan": {"out": "9C"}, "Eve": {"hand": "JH"}},
+        ],
+        start=1,
+    ):
+        services.record_round(match=match, number=number, outcomes=outcomes, by=alice)
+    client.force_login(alice)
+    url = reverse("games:round_edit", args=[match.pk, 1])
+    page = client.get(url).content.decode()
+    assert 'value="Q♠"' in page  # the form is prefilled
+    response = client.post(url, round_data(1, ("hand", "AH"), ("hand", "AC"), ("out", "KH")))
+    assert response.status_code == 302
+    totals = dict(match.seats.values_list("player__name", "total"))
+    assert totals == {"alice": 21, "Dan": 11, "Eve": 2}
+
+
+def test_deleting_a_round_asks_first_then_recomputes(client, alice, match):
+    services.record_round(
+        match=match,
+        number=1,
+        outcomes={"alice": {"out": "QS"}, "Dan": {"hand": "AC"}, "Eve": {"hand": "KH"}},
+        by=alice,
+    )
+    client.force_login(alice)
+    url = reverse("games:round_delete", args=[match.pk, 1])
+    confirm = client.get(url).content.decode()
+    assert "Delete round 1?" in confirm
+    assert match.rounds.count() == 1
+    client.post(url)
+    assert not match.rounds.exists()
+    assert set(match.seats.values_list("total", flat=True)) == {0}
+
+
+# --- permissions -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("who", ["anonymous", "carol"])
+def test_only_the_creator_and_scorekeepers_may_change_a_match(client, alice, carol, match, who):
+    services.record_round(
+        match=match,
+        number=1,
+        outcomes={"alice": {"out": "QS"}, "Dan": {"hand": "AC"}, "Eve": {"hand": "KH"}},
+        by=alice,
+    )
+    if who == "carol":
+        client.force_login(carol)
+    pk = match.pk
+    attempts = [
+        post_round(client, match, ("out", "Q♥"), ("hand", "9h"), ("hand", "8h")),
+        client.get(reverse("games:round_edit", args=[pk, 1])),
+        client.post(reverse("games:round_edit", args=[pk, 1]), round_data(1, *GOOD_ROUND)),
+        client.post(reverse("games:round_delete", args=[pk, 1])),
+        client.post(reverse("games:rematch", args=[pk])),
+        client.post(reverse("games:scorekeepers", args=[pk]), {"username": "carol"}),
+        client.post(reverse("games:match_delete", args=[pk])),
+    ]
+    assert [r.status_code for r in attempts] == [403] * len(attempts)
+    assert match.rounds.count() == 1
+    assert Match.objects.count() == 1
+    assert not match.scorekeepers.exists()
+
+
+def test_a_scorekeeper_can_enter_rounds_but_not_manage_the_match(client, alice, bob, match):
+    client.force_login(alice)
+    response = client.post(reverse("games:scorekeepers", args=[match.pk]), {"username": "Bob"})
+    assert response.status_code == 302
+    client.force_login(bob)
+    assert post_round(client, match, *GOOD_ROUND).status_code == 302
+    assert match.rounds.get().entered_by == bob
+    assert client.get(reverse("games:scorekeepers", args=[match.pk])).status_code == 403
+    assert client.post(reverse("games:match_delete", args=[match.pk])).status_code == 403
+
+
+def test_adding_an_unknown_scorekeeper_says_so(client, alice, match):
+    client.force_login(alice)
+    response = client.post(reverse("games:scorekeepers", args=[match.pk]), {"username": "zed"})
+    assert "There is no account called “zed”." in response.content.decode()
+    assert not match.scorekeepers.exists()
+
+
+def test_the_creator_can_remove_a_scorekeeper(client, alice, bob, match):
+    match.scorekeepers.add(bob)
+    client.force_login(alice)
+    client.post(
+        reverse("games:scorekeepers", args=[match.pk]), {"username": "bob", "action": "remove"}
+    )
+    assert not match.scorekeepers.exists()
+
+
+def test_the_creator_deletes_a_match_after_confirming(client, alice, match):
+    client.force_login(alice)
+    url = reverse("games:match_delete", args=[match.pk])
+    assert "This cannot be undone." in client.get(url).content.decode()
+    response = client.post(url)
+    assert response.status_code == 302
+    assert not Match.objects.exists()
+
+
+def test_posts_without_a_csrf_token_are_refused(alice, match):
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(alice)
+    assert post_round(client, match, *GOOD_ROUND).status_code == 403
+    assert not match.rounds.exists()
+
+
+# --- new match ---------------------------------------------------------------------------
+
+
+def new_match_data(**changes):
+    from games.rules import PRESETS
+
+    data = {"preset": "classic", "player_1": "alice", "player_2": "Dan", "player_3": "Eve"}
+    for name, value in PRESETS["classic"].as_dict().items():
+        if value is True:
+            data[name] = "on"
+        elif value is not False:
+            data[name] = str(value)
+    data.update(changes)
+    return {k: v for k, v in data.items() if v is not None}
+
+
+def test_a_new_match_needs_an_account(client):
+    response = client.get(reverse("games:new_match"))
+    assert response.status_code == 302
+    assert reverse("account_login") in response["Location"]
+
+
+def test_a_new_match_seats_players_in_order_with_house_rules(client, alice):
+    client.force_login(alice)
+    response = client.post(reverse("games:new_match"), new_match_data(reset_at_100=None))
+    match = Match.objects.get()
+    assert response["Location"] == match.get_absolute_url()
+    assert [s.player.name for s in match.seats.order_by("position")] == ["alice", "Dan", "Eve"]
+    assert match.variant.reset_at_100 is False
+    page = client.get(match.get_absolute_url()).content.decode()
+    assert "Classic with house rules" in page
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"player_2": "", "player_3": ""}, "This field is required."),
+        ({"player_3": "dan"}, "already at this table"),
+        ({"lose_over": "7"}, "greater than or equal to 50"),
+        ({"preset": "poker"}, "Select a valid choice"),
+        ({"nine_points": "5"}, "Select a valid choice"),
+    ],
+)
+def test_a_bad_new_match_form_says_what_is_wrong(client, alice, changes, message):
+    client.force_login(alice)
+    response = client.post(reverse("games:new_match"), new_match_data(**changes))
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert not Match.objects.exists()
+
+
+def test_choosing_a_preset_refills_the_options(client, alice):
+    client.force_login(alice)
+    fragment = client.get(reverse("games:new_match") + "?preset=conventions", **HTMX)
+    body = fragment.content.decode()
+    assert body.lstrip().startswith('<div id="options">')
+    assert '<option value="9" selected>' in body
+    assert '<option value="H" selected>' in body
