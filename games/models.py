@@ -8,7 +8,8 @@ from django.db.models import Prefetch, Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from games.rules import PRESETS, Variant
+from games.labels import PRESET_LABELS
+from games.rules import Variant
 
 
 class Player(models.Model):
@@ -73,9 +74,7 @@ class Match(models.Model):
         RUNNING = "running", _("running")
         FINISHED = "finished", _("finished")
 
-    preset = models.CharField(
-        _("preset"), max_length=20, choices=[(name, name) for name in PRESETS]
-    )
+    preset = models.CharField(_("preset"), max_length=20, choices=list(PRESET_LABELS.items()))
     # The exact options in force (Variant.as_dict()), so a later change of a preset
     # never changes a match already played.
     options = models.JSONField(_("options"))

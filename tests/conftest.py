@@ -30,7 +30,9 @@ def make_match(creator, names, preset="classic", **options):
     """A match seated with these players: account usernames or guest names."""
     players = services.players_for_names(names, added_by=creator)
     variant = PRESETS[preset].replace(**options)
-    return services.create_match(created_by=creator, players=players, preset=preset, variant=variant)
+    return services.create_match(
+        created_by=creator, players=players, preset=preset, variant=variant
+    )
 
 
 @pytest.fixture

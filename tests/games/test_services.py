@@ -25,7 +25,11 @@ def test_a_recorded_round_stores_scores_totals_and_events(alice, match):
         match,
         alice,
         {"alice": {"out": "QS"}, "Dan": {"hand": "AC 9H"}, "Eve": {"points": 17}},
-        {"alice": {"hand": "KD"}, "Dan": {"out": "6C"}, "Eve": {"hand": "AS AH AD AC 10S 10H 10D 10C"}},
+        {
+            "alice": {"hand": "KD"},
+            "Dan": {"out": "6C"},
+            "Eve": {"hand": "AS AH AD AC 10S 10H 10D 10C"},
+        },
     )
     entries = Entry.objects.filter(round__number=2).select_related("seat__player")
     by_name = {e.seat.player.name: e for e in entries}
@@ -110,7 +114,9 @@ def test_a_match_ends_when_its_rules_say_so_with_places(alice):
     record(match, alice, {"alice": {"out": "QS"}, "Dan": {"points": 150}})
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED
-    places = {s.player.name: (s.place, s.lost_in_round) for s in match.seats.select_related("player")}
+    places = {
+        s.player.name: (s.place, s.lost_in_round) for s in match.seats.select_related("player")
+    }
     assert places == {"alice": (1, None), "Dan": (2, 1)}
 
 

@@ -1,0 +1,106 @@
+"""Playwright (sync API) on Debian's chromium, against pytest-django's live server.
+
+The downloaded browsers of `playwright install` do not run here; CI installs Debian's
+chromium (.ci/run). Without it the browser tests are skipped, except in CI where they fail.
+"""
+
+import os
+import shutil
+from collections.abc import Iterator
+
+import pytest
+from django.conf import settings
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+]
+
+# Playwright's sync API keeps an asyncio event loop registered as running in this thread,
+# so Django would refuse every synchronous database query (SynchronousOnlyOperation),
+# including the live server's and pytest-django's own. This is the documented workaround
+# for Playwright with pytest-django; the conftest is only loaded when tests/browser is
+# collected.
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    path = shutil.which("chromium")
+    if path is None:
+        reason = "Debian's chromium is not on PATH (apt-get install chromium; .ci/run does it)"
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must run the browser tests: {reason}")
+        pytest.skip(reason)
+    return path
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path: str) -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def context(browser: Browser, live_server) -> Iterator[BrowserContext]:
+    context = browser.new_context(base_url=live_server.url, locale="en-GB")
+    context.set_default_timeout(5_000)
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def problems(context: BrowserContext) -> list[str]:
+    """What a developer would see in the browser's console: script errors (Content
+    Security Policy violations included) and failed requests (a missing htmx or site.js)."""
+    found: list[str] = []
+
+    def on_page(page: Page) -> None:
+        page.on("pageerror", lambda error: found.append(f"page error: {error}"))
+        page.on(
+            "console",
+            lambda message: message.type == "error" and found.append(f"console: {message.text}"),
+        )
+        page.on(
+            "response",
+            lambda response: (
+                response.status >= 400
+                and found.append(f"{response.status} {response.request.method} {response.url}")
+            ),
+        )
+        # A live preview replaced by a newer one is aborted on purpose (hx-sync replace).
+        page.on(
+            "requestfailed",
+            lambda request: (
+                request.failure != "net::ERR_ABORTED"
+                and found.append(f"failed: {request.url} {request.failure}")
+            ),
+        )
+
+    context.on("page", on_page)
+    return found
+
+
+@pytest.fixture
+def page(context: BrowserContext, problems: list[str]) -> Page:
+    return context.new_page()
+
+
+@pytest.fixture
+def log_in(context: BrowserContext, client, live_server):
+    """Log an account in by giving the browser a session cookie (for tests not about
+    signing up)."""
+
+    def log_in(user) -> None:
+        client.force_login(user)
+        cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+        context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
+
+    return log_in

@@ -1,0 +1,155 @@
+"""The score sheet in a real browser: sign up, start a match, tap the cards of three rounds."""
+
+import re
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from games import services
+from tests.conftest import make_match
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "tall-oak-river-42"
+
+
+def player_entry(page: Page, name: str) -> Locator:
+    """The round form's fieldset of one player (its legend is the name and the total)."""
+    return page.locator("#round-form fieldset[data-entry]").filter(
+        has=page.locator("legend", has_text=name)
+    )
+
+
+def tap_cards(page: Page, name: str, cards: str, *, went_out: bool = False) -> None:
+    """Choose the player's outcome and tap their cards in the card grid, as at the table."""
+    entry = player_entry(page, name)
+    outcome = "went out" if went_out else "cards left"
+    entry.locator("label.kind", has_text=outcome).click()
+    expect(entry.get_by_role("radio", name=outcome)).to_be_checked()
+    for card in cards.split():
+        button = entry.locator(f"button[data-card='{card}']")
+        button.click()
+        expect(button).to_have_attribute("aria-pressed", "true")
+
+
+def save_round(page: Page, number: int, preview_totals: list[str]) -> None:
+    """Wait until the live preview shows this round's totals, then press "Save round"."""
+    preview = page.locator("#preview")
+    expect(preview.locator("caption")).to_have_text("If saved")
+    expect(preview.locator("tbody td:nth-child(3)")).to_have_text(preview_totals)
+    page.get_by_role("button", name="Save round").click()
+    expect(page.locator("#match-body .messages")).to_have_text(f"Round {number} saved.")
+    expect(page.locator("#sheet tbody tr")).to_have_count(number)
+    expect(page.locator("#round-form h2")).to_have_text(f"Round {number + 1}")
+
+
+def sheet_row(page: Page, number: int) -> Locator:
+    return page.locator("#sheet tbody tr").nth(number - 1).locator("td.cell")
+
+
+def test_a_new_player_signs_up_starts_a_match_and_scores_three_rounds_by_tapping_cards(
+    page: Page, problems: list[str]
+):
+    # Sign up with allauth's own form.
+    page.goto("/accounts/signup/")
+    page.locator("input[name=username]").fill("alice")
+    page.locator("input[name=password1]").fill(PASSWORD)
+    page.locator("input[name=password2]").fill(PASSWORD)
+    page.get_by_role("button", name="Sign Up").click()
+    expect(page.get_by_role("button", name="Log out")).to_have_attribute(
+        "title", "Signed in as alice"
+    )
+
+    # A new match: the new account is player 1, two guests join, classic rules.
+    page.get_by_role("navigation").get_by_role("link", name="New match").click()
+    expect(page.get_by_label("Player 1")).to_have_value("alice")
+    page.get_by_label("Player 2").fill("Boris")
+    page.get_by_label("Player 3").fill("Vera")
+    classic = page.locator("input[name=preset][value=classic]")
+    expect(classic).to_be_checked()
+    classic.check()
+    page.get_by_role("button", name="Start the match").click()
+    expect(page).to_have_url(re.compile(r"/matches/\d+/$"))
+    expect(page.get_by_role("heading", level=1)).to_have_text("alice · Boris · Vera")
+    expect(page.locator("#sheet")).to_contain_text("No rounds yet.")
+    assert page.evaluate("typeof window.htmx") == "object", "htmx did not load"
+    # Rounds must be saved through htmx, in place: this marker would not survive a reload.
+    page.evaluate("window.sameDocument = true")
+
+    # Round 1: alice goes out with Q♠ (−40); Boris holds four Aces and four Tens
+    # (4 × 11 + 4 × 10 = 84); Vera holds only Queens (classic: 20 each, not 3 each).
+    tap_cards(page, "alice", "QS", went_out=True)
+    tap_cards(page, "Boris", "AS AH AD AC 10S 10H 10D 10C")
+    tap_cards(page, "Vera", "QH QD QC")
+    save_round(page, 1, ["-40", "84", "60"])
+    expect(sheet_row(page, 1)).to_have_text(["-40 -40", "+84 84", "+60 60"])
+
+    # Round 2: alice goes out with 7♣ (0); Boris 84 + 16 = 100 becomes 50;
+    # Vera 60 + 41 = 101 becomes 0.
+    tap_cards(page, "alice", "7C", went_out=True)
+    tap_cards(page, "Boris", "10S 6S")
+    tap_cards(page, "Vera", "AS AH AD 8S")
+    save_round(page, 2, ["-40", "50 reset to 50", "0 reset to 0"])
+    expect(sheet_row(page, 2)).to_have_text(["0 -40", "+16 50 reset to 50", "+41 0 reset to 0"])
+
+    # Round 3: Vera goes out with Q♥ (−20); alice holds K♠ (4);
+    # Boris 50 + 84 = 134 is above 101: he loses, the other two play on (last survivor).
+    tap_cards(page, "Vera", "QH", went_out=True)
+    tap_cards(page, "alice", "KS")
+    tap_cards(page, "Boris", "AS AH AD AC 10S 10H 10D 10C")
+    save_round(page, 3, ["-36", "134 lost", "-20"])
+    expect(sheet_row(page, 3)).to_have_text(["+4 -36", "+84 134 lost", "-20 -20"])
+
+    expect(page.locator("#sheet tfoot td")).to_have_text(["-36", "134", "-20"])
+    expect(page.locator("#sheet thead th.lost")).to_have_text("Boris")
+    standings = page.locator("#sheet .standings")
+    expect(standings.locator("li")).to_have_text(
+        ["1 alice -36", "2 Vera -20", "3 Boris 134 lost in round 3"]
+    )
+    expect(standings.locator(".leads")).to_have_text("Vera leads the next round.")
+    # Round 4 is for the two players still in the match.
+    expect(page.locator("#round-form legend")).to_have_text(["alice (-36)", "Vera (-20)"])
+
+    assert page.evaluate("window.sameDocument") is True, "saving a round reloaded the page"
+    assert problems == []
+
+
+def test_a_card_given_to_two_players_is_shown_next_to_the_field_and_nothing_is_saved(
+    page: Page, problems: list[str], alice, log_in
+):
+    match = make_match(alice, ["alice", "Dan", "Eve"])
+    services.record_round(
+        match=match,
+        number=1,
+        outcomes={"alice": {"out": "7C"}, "Dan": {"hand": "KS"}, "Eve": {"hand": "8H"}},
+        by=alice,
+    )
+    log_in(alice)
+    page.goto(match.get_absolute_url())
+    expect(page.locator("#sheet tbody tr")).to_have_count(1)
+
+    tap_cards(page, "alice", "QS", went_out=True)
+    tap_cards(page, "Dan", "AS 9D")
+    # The grid dims a card another player already has, but it can still be tapped.
+    eve = player_entry(page, "Eve")
+    expect(eve.locator("button[data-card='AS']")).to_have_class(re.compile(r"\btaken\b"))
+    tap_cards(page, "Eve", "AS")
+    expect(page.locator("#err-s2")).to_have_text("A♠ is given twice (Dan, Eve)")
+
+    with page.expect_response(
+        lambda response: (
+            response.request.method == "POST"
+            and "action=save" in (response.request.post_data or "")
+        )
+    ) as saving:
+        page.get_by_role("button", name="Save round").click()
+    assert saving.value.ok
+
+    expect(page.locator("#err-s2")).to_have_text("A♠ is given twice (Dan, Eve)")
+    expect(eve.locator("input[data-cards]")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#round-form h2")).to_have_text("Round 2")
+    expect(page.locator("#sheet tbody tr")).to_have_count(1)
+    expect(page.locator("#sheet tfoot td")).to_have_text(["0", "4", "8"])
+    expect(page.locator("#match-body .messages")).to_have_count(0)
+    assert match.rounds.count() == 1
+    assert problems == []
