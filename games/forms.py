@@ -167,9 +167,10 @@ class EntryForm(forms.Form):
 class RoundForm:
     """The outcomes of every player still in the match, checked together by the rules."""
 
-    def __init__(self, *, seats: list[Seat], data=None, initial=None):
+    def __init__(self, *, seats: list[Seat], number: int, data=None, initial=None):
         initial = initial or {}
         self.seats = seats
+        self.number = number
         self.forms = [
             EntryForm(data, seat=seat, prefix=f"s{seat.position}", initial=initial.get(seat.pk))
             for seat in seats
@@ -186,19 +187,21 @@ class RoundForm:
         return {form.seat.player.name: form.cleaned_data["outcome"] for form in self.forms}
 
     def add_rules_error(self, error: RulesError) -> None:
-        """Show a rules error next to the player it is about, or above the form."""
-        message = rules_message(_without_round(error))
+        """Show a rules error next to the player it is about, or above the form.
+
+        An error in a later round (this change would break it) keeps its round number.
+        """
+        if error.round is not None and error.round != self.number - 1:
+            self.non_field_errors.append(rules_message(error))
+            return
+        # The form is for one round; "Round 7:" in front of its own error only adds noise.
+        message = rules_message(RulesError(error.template, error.params, player=error.player))
         for form in self.forms:
             if form.seat.player.name == error.player:
                 field = "points" if form.cleaned_data.get("kind") == "points" else "cards"
                 form.add_error(field, message)
                 return
         self.non_field_errors.append(message)
-
-
-def _without_round(error: RulesError) -> RulesError:
-    # The form is for one round; "Round 7:" in front of its own error only adds noise.
-    return RulesError(error.template, error.params, player=error.player)
 
 
 def initial_from_entries(entries: list[Entry]) -> dict[int, dict]:

@@ -7,17 +7,17 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from games.models import Entry, Match, Player, Round, Seat
-from games.rules import PRESETS, RulesError, Variant, parse_cards, score_match
-from games.rules.errors import gettext_noop
+from games.rules import PRESETS, Variant, parse_cards, score_match
 
 # An outcome as the score sheet sends it: {"out": "QS"}, {"hand": "9H AC"} or {"points": 17}.
 Outcome = Mapping[str, Any]
 
 
-class RoundConflict(RulesError):
-    """The round was changed by someone else (or the form was sent twice)."""
+class RoundConflict(Exception):
+    """The round was changed by someone else meanwhile (or the form was sent twice)."""
 
 
 def create_match(*, created_by, players: Sequence[Player], preset: str, variant: Variant) -> Match:
@@ -80,10 +80,8 @@ def record_round(*, match: Match, number: int, outcomes: Mapping[str, Outcome], 
         rounds = _load_rounds(match)
         if number != len(rounds) + 1:
             raise RoundConflict(
-                gettext_noop(
-                    "Round %(number)s has already been entered; the sheet has been reloaded."
-                ),
-                {"number": number},
+                _("Round %(number)s has already been entered, so this form was not saved.")
+                % {"number": number}
             )
         new = Round.objects.create(match=match, number=number, entered_by=by)
         rounds.append((new, dict(outcomes)))

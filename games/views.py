@@ -133,7 +133,7 @@ def _match_context(request: HttpRequest, match: Match, round_form: RoundForm | N
     can_edit = match.can_edit(request.user)
     if round_form is None and can_edit and not match.is_finished:
         in_play = [seat for seat in sheet["seats"] if not seat.has_lost]
-        round_form = RoundForm(seats=in_play)
+        round_form = RoundForm(seats=in_play, number=sheet["next_number"])
     variant = match.variant
     return {
         "match": match,
@@ -148,13 +148,9 @@ def _match_context(request: HttpRequest, match: Match, round_form: RoundForm | N
     }
 
 
-@vary_on_headers("HX-Request")
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     match = _get_match(pk)
-    template = "games/match.html"
-    if request.htmx and request.GET.get("fragment") == "sheet":
-        template += "#sheet"
-    return render(request, template, _match_context(request, match))
+    return render(request, "games/match.html", _match_context(request, match))
 
 
 @vary_on_headers("HX-Request")
@@ -182,7 +178,7 @@ def _handle_round(request: HttpRequest, match: Match, number: int, seats: list[S
     Returns (form, preview, saved): errors are put on the form and nothing is saved.
     A RoundConflict (the round changed meanwhile) is left to the caller.
     """
-    form = RoundForm(seats=seats, data=request.POST)
+    form = RoundForm(seats=seats, number=number, data=request.POST)
     if not form.is_valid():
         return form, None, False
     try:
@@ -190,8 +186,6 @@ def _handle_round(request: HttpRequest, match: Match, number: int, seats: list[S
             preview = services.preview_round(match=match, number=number, outcomes=form.outcomes())
             return form, preview, False
         save(match=match, number=number, outcomes=form.outcomes(), by=request.user)
-    except services.RoundConflict:
-        raise
     except RulesError as error:
         form.add_rules_error(error)
         return form, None, False
@@ -217,7 +211,7 @@ def round_new(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         form, preview, saved = _handle_round(request, match, number, seats, services.record_round)
     except services.RoundConflict as error:
-        messages.error(request, rules_message(error))
+        messages.error(request, str(error))
         return _reload(request, match)
     if saved:
         messages.success(request, _("Round %(number)s saved.") % {"number": number})
@@ -271,13 +265,13 @@ def round_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                 request, match, number, seats, services.change_round
             )
         except services.RoundConflict as error:
-            messages.error(request, rules_message(error))
+            messages.error(request, str(error))
             return redirect(match)
         if saved:
             messages.success(request, _("Round %(number)s changed.") % {"number": number})
             return redirect(match)
     else:
-        form = RoundForm(seats=seats, initial=initial_from_entries(entries))
+        form = RoundForm(seats=seats, number=number, initial=initial_from_entries(entries))
     context = {
         "match": match,
         "round": round_,
@@ -297,8 +291,15 @@ def round_delete(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     if request.method == "POST":
         try:
             services.delete_round(match=match, number=number, by=request.user)
+        except services.RoundConflict as error:
+            messages.error(request, str(error))
         except RulesError as error:
-            messages.error(request, rules_message(error))
+            # Only possible when a later round depends on this one (a player who lost here).
+            messages.error(
+                request,
+                _("Round %(number)s cannot be deleted: a later round depends on it (%(reason)s).")
+                % {"number": number, "reason": rules_message(error)},
+            )
         else:
             messages.success(request, _("Round %(number)s deleted.") % {"number": number})
         return redirect(match)

@@ -398,3 +398,32 @@ def test_choosing_a_preset_refills_the_options(client, alice):
     assert body.lstrip().startswith('<div id="options">')
     assert '<option value="9" selected>' in body
     assert '<option value="H" selected>' in body
+
+
+def _eve_loses_in_round_1(alice, match):
+    for number, outcomes in enumerate(
+        [
+            {"alice": {"out": "QS"}, "Dan": {"hand": "AC"}, "Eve": {"points": 120}},
+            {"alice": {"out": "QH"}, "Dan": {"hand": "AD"}},
+        ],
+        start=1,
+    ):
+        services.record_round(match=match, number=number, outcomes=outcomes, by=alice)
+
+
+def test_an_edit_that_would_break_a_later_round_is_refused(client, alice, match):
+    _eve_loses_in_round_1(alice, match)
+    client.force_login(alice)
+    url = reverse("games:round_edit", args=[match.pk, 1])
+    response = client.post(url, round_data(1, ("out", "Q♠"), ("hand", "A♣"), ("points", 3)))
+    assert "Round 2: No outcome for Eve" in response.content.decode()
+    assert dict(match.seats.values_list("player__name", "total"))["Eve"] == 120
+
+
+def test_deleting_a_round_a_later_round_depends_on_is_refused(client, alice, match):
+    _eve_loses_in_round_1(alice, match)
+    client.force_login(alice)
+    url = reverse("games:round_delete", args=[match.pk, 1])
+    page = client.post(url, follow=True).content.decode()
+    assert "Round 1 cannot be deleted: a later round depends on it" in page
+    assert match.rounds.count() == 2
