@@ -95,9 +95,7 @@ def change_round(*, match: Match, number: int, outcomes: Mapping[str, Outcome], 
         match = _lock(match)
         rounds = _load_rounds(match)
         if not 1 <= number <= len(rounds):
-            raise RoundConflict(
-                gettext_noop("Round %(number)s does not exist."), {"number": number}
-            )
+            raise RoundConflict(_("Round %(number)s does not exist.") % {"number": number})
         changed = rounds[number - 1][0]
         changed.entered_by = by
         changed.save(update_fields=["entered_by", "updated_at"])
@@ -112,9 +110,7 @@ def delete_round(*, match: Match, number: int, by) -> None:
         match = _lock(match)
         rounds = _load_rounds(match)
         if not 1 <= number <= len(rounds):
-            raise RoundConflict(
-                gettext_noop("Round %(number)s does not exist."), {"number": number}
-            )
+            raise RoundConflict(_("Round %(number)s does not exist.") % {"number": number})
         # Removing a round can make a later one impossible (a player who lost there
         # would now play on); _rescore then raises and the transaction rolls back.
         doomed, _ = rounds.pop(number - 1)
