@@ -19,13 +19,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
 ]
 
-# Playwright's sync API keeps an asyncio event loop registered as running in this thread,
-# so Django would refuse every synchronous database query (SynchronousOnlyOperation),
-# including the live server's and pytest-django's own. This is the documented workaround
-# for Playwright with pytest-django; the conftest is only loaded when tests/browser is
-# collected.
-os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-
 
 @pytest.fixture(scope="session")
 def chromium_path() -> str:
@@ -38,9 +31,15 @@ def chromium_path() -> str:
     return path
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(chromium_path: str) -> Iterator[Browser]:
-    with sync_playwright() as playwright:
+    # While Playwright's sync API runs, an asyncio event loop is registered as running in
+    # this thread, so Django refuses every synchronous database query (the tests', the
+    # flush of transactional_db) with SynchronousOnlyOperation. Allowing it is the
+    # documented workaround for Playwright with pytest-django. It is set for exactly as
+    # long as Playwright runs (one test module), so the rest of the suite keeps the check.
+    with pytest.MonkeyPatch.context() as patch, sync_playwright() as playwright:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
         browser = playwright.chromium.launch(
             executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS
         )

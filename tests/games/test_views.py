@@ -427,3 +427,25 @@ def test_deleting_a_round_a_later_round_depends_on_is_refused(client, alice, mat
     page = client.post(url, follow=True).content.decode()
     assert "Round 1 cannot be deleted: a later round depends on it" in page
     assert match.rounds.count() == 2
+
+
+# --- languages ---------------------------------------------------------------------------
+
+
+def test_the_site_speaks_russian_with_russian_card_notation(client, alice, match):
+    client.force_login(alice)
+    client.post(reverse("set_language"), {"language": "ru", "next": "/"})
+    page = client.get(match.get_absolute_url()).content.decode()
+    assert '<html lang="ru">' in page
+    assert "Сохранить раунд" in page
+    assert 'data-card="QS" data-label="Д♠"' in page
+    assert "Классика" in page
+
+
+def test_a_rules_error_is_explained_in_russian(client, alice, match):
+    client.force_login(alice)
+    client.post(reverse("set_language"), {"language": "ru", "next": "/"})
+    response = post_round(client, match, ("out", "Д♠"), ("hand", "Дп"), ("points", 3))
+    body = response.content.decode()
+    assert "Карта Д♠ указана у двух игроков (alice, Dan)" in body
+    assert not match.rounds.exists()
