@@ -183,6 +183,13 @@ class RoundForm:
     def is_valid(self) -> bool:
         return all([form.is_valid() for form in self.forms]) and not self.non_field_errors
 
+    @property
+    def has_marked_errors(self) -> bool:
+        """Errors on what was typed or tapped (blank players are not errors yet)."""
+        return bool(self.non_field_errors) or any(
+            form.errors and form.has_input for form in self.forms
+        )
+
     def outcomes(self) -> dict[str, dict]:
         return {form.seat.player.name: form.cleaned_data["outcome"] for form in self.forms}
 

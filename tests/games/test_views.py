@@ -449,3 +449,12 @@ def test_a_rules_error_is_explained_in_russian(client, alice, match):
     body = response.content.decode()
     assert "Карта Д♠ указана у двух игроков (alice, Dan)" in body
     assert not match.rounds.exists()
+
+
+def test_the_preview_asks_to_correct_the_marked_fields(client, alice, match):
+    client.force_login(alice)
+    url = reverse("games:round_new", args=[match.pk])
+    data = round_data(1, ("out", "Q♠"), ("hand", "Q♠"), ("points", 17), action="preview")
+    body = client.post(url, data, HTTP_HX_TARGET="preview", **HTMX).content.decode()
+    assert "Correct the marked fields to see the scores." in body
+    assert "If saved" not in body
