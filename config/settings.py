@@ -40,7 +40,6 @@ if not SECRET_KEY:
     SECRET_KEY = "dev-only-insecure-key-" + "x" * 40
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
-SITE_NAME = os.environ.get("SITE_NAME", "101")
 
 INSTALLED_APPS = [
     "django.contrib.admin",

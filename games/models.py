@@ -61,11 +61,6 @@ class MatchQuerySet(models.QuerySet):
             Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
         )
 
-    def editable_by(self, user) -> MatchQuerySet:
-        if not user.is_authenticated:
-            return self.none()
-        return self.filter(Q(created_by=user) | Q(scorekeepers=user)).distinct()
-
 
 class Match(models.Model):
     """One game of 101 played to its end: seats, the rules in force and its rounds."""
