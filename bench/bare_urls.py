@@ -23,7 +23,9 @@ TEMPLATE = engines["django"].from_string(
   <thead><tr><th>#</th>{% for name in players %}<th>{{ name }}</th>{% endfor %}</tr></thead>
   <tbody>
   {% for row in rows %}
-    <tr><th>{{ row.number }}</th>{% for cell in row.cells %}<td><span>{{ cell.score }}</span> <span>{{ cell.total }}</span></td>{% endfor %}</tr>
+    <tr><th>{{ row.number }}</th>{% for cell in row.cells %}
+      <td><span>{{ cell.score }}</span> <span>{{ cell.total }}</span></td>{% endfor %}
+    </tr>
   {% endfor %}
   </tbody>
 </table>
@@ -31,7 +33,7 @@ TEMPLATE = engines["django"].from_string(
 """
 )
 
-_ROWS = [
+ROW_DATA = [
     {
         "number": number,
         "cells": [
@@ -44,7 +46,7 @@ _ROWS = [
 
 
 def bare_table(request: HttpRequest) -> HttpResponse:
-    return HttpResponse(TEMPLATE.render({"players": PLAYERS, "rows": _ROWS}, request))
+    return HttpResponse(TEMPLATE.render({"players": PLAYERS, "rows": ROW_DATA}, request))
 
 
 urlpatterns = [path("bench/bare/", bare_table, name="bench_bare"), *site_urlpatterns]

@@ -7,7 +7,7 @@ import os
 import platform
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,10 +20,9 @@ class Options:
 
     scoring_runs: int = 300
     requests: int = 2000
-    passes: int = 2
+    passes: int = 4
     warmup: int = 200
     threads: int = 4
-    verbose: bool = False
 
 
 @dataclass
@@ -90,6 +89,24 @@ def time_calls(function: Callable[[], object], runs: int, warmup: int = 5) -> Ti
         function()
         samples.append(clock() - start)
     return Timings(samples)
+
+
+def time_interleaved(
+    functions: Mapping[str, Callable[[], object]], runs: int, warmup: int = 5
+) -> dict[str, Timings]:
+    """Time several functions `runs` times each, taking turns call by call, so that a busy
+    moment of a shared machine slows them all alike instead of whichever ran then."""
+    for _ in range(warmup):
+        for function in functions.values():
+            function()
+    samples: dict[str, list[float]] = {name: [] for name in functions}
+    clock = time.perf_counter
+    for _ in range(runs):
+        for name, function in functions.items():
+            start = clock()
+            function()
+            samples[name].append(clock() - start)
+    return {name: Timings(values) for name, values in samples.items()}
 
 
 def ms(seconds: float) -> str:
@@ -161,12 +178,17 @@ def machine() -> dict[str, str]:
     return info
 
 
+def load_average() -> str:
+    """The 1, 5 and 15-minute load averages: other work on the machine skews the figures."""
+    return " ".join(_read("/proc/loadavg").split()[:3]) or "unknown"
+
+
 # --- a long, legal classic match ----------------------------------------------------------
 
 # Classic rules: one player goes out with a Queen (-20), the other three keep low cards.
 # Seen from the player who went out, the next players hold 6, 6 and 8 points (a nine
 # counts 0 in classic), so over four rounds everyone scores -20 + 6 + 6 + 8 = 0: totals
-# stay between -20 and 6 for ever, nobody passes 101 and the match never ends. Hands
+# stay between -20 and 20 for ever, nobody passes 101 and the match never ends. Hands
 # cycle through a few spellings so that parsing sees more than one card per hand; the
 # three hands of a round never share a card.
 _QUEENS = ("QH", "QD", "QC")

@@ -1,0 +1,475 @@
+"""The score sheet, GET /matches/<pk>/, of a 4-player classic match.
+
+1. SQL queries per page, for an anonymous visitor and for the logged-in creator (who also
+   gets the round-entry form), for matches of 1, 10 and 30 rounds: the count must not
+   grow with the rounds and must be at most 10.
+2. Requests per second of the 30-round sheet under gunicorn (2 sync workers, DEBUG off,
+   SQLite), next to a bare Django view rendering a 30-row table (bench/bare_urls.py), in
+   the same run and server: the sheet must reach at least 0.6 of the bare view.
+3. Where a sheet request spends its time, in-process, to explain the ratio.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import statistics
+from dataclasses import dataclass
+
+from bench import harness
+from bench.common import (
+    Check,
+    Options,
+    Section,
+    Timings,
+    classic_rounds,
+    log,
+    markdown_table,
+    ms,
+    time_interleaved,
+    verdict,
+)
+
+NAME = "sheet"
+TITLE = "The score sheet (`GET /matches/<pk>/`)"
+ROUND_COUNTS = (1, 10, 30)
+SHEET_ROUNDS = 30
+MAX_QUERIES = 10
+TARGET_RATIO = 0.6
+BARE_PATH = "/bench/bare/"
+INPROCESS_RUNS = 100
+VISITORS = ("anonymous", "creator")
+LABELS = {
+    "bare": "Bare view, 30-row table (`/bench/bare/`)",
+    "anonymous": "Sheet, 30 rounds, anonymous visitor",
+    "creator": "Sheet, 30 rounds, logged-in creator (with the round form)",
+}
+
+
+def run(options: Options) -> Section:
+    harness.setup_django()
+    user, match_ids = _make_matches()
+    counted = _count_queries(user, match_ids)
+    inprocess = _in_process(user, match_ids)
+    loads = _throughput(user, f"/matches/{match_ids[SHEET_ROUNDS]}/", options)
+
+    ratio = loads["anonymous"].per_second / loads["bare"].per_second
+    query_checks = _query_checks(counted)
+    ratio_check = Check(
+        f"30-round sheet (anonymous) ÷ bare view, req/s, at least {TARGET_RATIO}",
+        f"{ratio:.2f}",
+        ratio >= TARGET_RATIO,
+    )
+    status_check = Check(
+        "every measured request answered 200",
+        "; ".join(f"{name}: {dict(load.statuses)}" for name, load in loads.items()),
+        all(load.ok for load in loads.values()),
+    )
+    checks = [*query_checks, ratio_check, status_check]
+    for check in checks:
+        log(f"[{NAME}] {check.what}: {check.measured} -> {'ok' if check.ok else 'FAILED'}")
+    markdown = _markdown(counted, loads, inprocess, query_checks, ratio_check, options)
+    return Section(NAME, TITLE, markdown, checks)
+
+
+# --- the matches --------------------------------------------------------------------------
+
+
+def _make_matches() -> tuple[object, dict[int, int]]:
+    """The creator (an account), three guests, and a classic match of 1, 10 and 30 rounds,
+    each entered round by round through games.services as the site does."""
+    from django.contrib.auth import get_user_model
+
+    from games import services
+    from games.models import Player
+    from games.rules import PRESETS
+
+    user = get_user_model().objects.create_user("bench")  # gets its Player by a signal
+    players = [Player.objects.get(user=user)] + [
+        Player.objects.create(name=name, added_by=user) for name in ("Anna", "Boris", "Vera")
+    ]
+    names = [player.name for player in players]
+    match_ids = {}
+    for count in ROUND_COUNTS:
+        match = services.create_match(
+            created_by=user, players=players, preset="classic", variant=PRESETS["classic"]
+        )
+        for number, outcomes in enumerate(classic_rounds(names, count), start=1):
+            services.record_round(match=match, number=number, outcomes=outcomes, by=user)
+        match.refresh_from_db()
+        if match.is_finished or match.rounds.count() != count:
+            raise RuntimeError(f"the {count}-round match was not built as expected")
+        match_ids[count] = match.pk
+    log(f"[{NAME}] matches of {', '.join(map(str, ROUND_COUNTS))} rounds: ids {match_ids}")
+    return user, match_ids
+
+
+def _client(user=None):
+    from django.test import Client
+
+    client = Client(HTTP_HOST=harness.HOST)
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+# --- 1. queries ---------------------------------------------------------------------------
+
+
+@dataclass
+class Counted:
+    visitor: str
+    rounds: int
+    queries: list[str]
+
+
+def _count_queries(user, match_ids: dict[int, int]) -> list[Counted]:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    counted = []
+    for visitor in VISITORS:
+        client = _client(user if visitor == "creator" else None)
+        for rounds, pk in match_ids.items():
+            url = f"/matches/{pk}/"
+            client.get(url)  # a process's first request may fill caches
+            with CaptureQueriesContext(connection) as captured:
+                response = client.get(url)
+            _check_page(response.content.decode(), response.status_code, visitor, rounds)
+            counted.append(Counted(visitor, rounds, [q["sql"] for q in captured.captured_queries]))
+    log(f"[{NAME}] SQL queries per page:")
+    for line in _queries_table(counted).splitlines():
+        log(f"[{NAME}]   {line}")
+    return counted
+
+
+def _check_page(html: str, status: int, visitor: str, rounds: int) -> None:
+    """The page is the sheet it should be: a row per round, the form only for the creator."""
+    rows = html.count('<th scope="row" class="num">') - 1  # less the Σ row
+    has_form = 'id="round-form"' in html
+    if status != 200 or rows != rounds or has_form != (visitor == "creator"):
+        raise RuntimeError(
+            f"unexpected sheet for the {visitor} ({rounds} rounds): status {status}, "
+            f"{rows} rows, round form {'shown' if has_form else 'missing'}"
+        )
+
+
+def _queries_table(counted: list[Counted]) -> str:
+    by = {(c.visitor, c.rounds): len(c.queries) for c in counted}
+    return markdown_table(
+        ["Rounds", "Anonymous visitor", "Logged-in creator (with the round form)"],
+        [[rounds, by["anonymous", rounds], by["creator", rounds]] for rounds in ROUND_COUNTS],
+    )
+
+
+def _query_checks(counted: list[Counted]) -> list[Check]:
+    checks = []
+    for visitor in VISITORS:
+        numbers = [len(c.queries) for c in counted if c.visitor == visitor]
+        text = " / ".join(map(str, numbers)) + " (1 / 10 / 30 rounds)"
+        checks.append(
+            Check(f"{visitor}: queries do not grow with rounds", text, len(set(numbers)) == 1)
+        )
+        checks.append(
+            Check(f"{visitor}: at most {MAX_QUERIES} queries", text, max(numbers) <= MAX_QUERIES)
+        )
+    return checks
+
+
+# --- 2. requests per second ---------------------------------------------------------------
+
+
+@dataclass
+class Passes:
+    """The interleaved passes of one page: totals over all of them, and each pass's rate."""
+
+    passes: list[harness.Load]
+
+    @property
+    def requests(self) -> int:
+        return sum(p.requests for p in self.passes)
+
+    @property
+    def per_second(self) -> float:
+        return self.requests / sum(p.seconds for p in self.passes)
+
+    @property
+    def statuses(self) -> dict[int, int]:
+        total: dict[int, int] = {}
+        for p in self.passes:
+            for status, count in p.statuses.items():
+                total[status] = total.get(status, 0) + count
+        return total
+
+    @property
+    def ok(self) -> bool:
+        return all(p.ok for p in self.passes)
+
+    @property
+    def connections(self) -> int:
+        return sum(p.connections for p in self.passes)
+
+    @property
+    def body_bytes(self) -> int:
+        return max(p.body_bytes for p in self.passes)
+
+    def latency(self, quantile: float) -> float:
+        latencies = [x for p in self.passes for x in p.latencies]
+        return statistics.quantiles(latencies, n=100)[round(quantile * 100) - 1]
+
+
+def _throughput(user, sheet_path: str, options: Options) -> dict[str, Passes]:
+    from django.conf import settings
+
+    cookie_name = settings.SESSION_COOKIE_NAME
+    session = _client(user).cookies[cookie_name].value  # a session row the server can read
+    targets = {
+        "bare": (BARE_PATH, {}),
+        "anonymous": (sheet_path, {}),
+        "creator": (sheet_path, {"Cookie": f"{cookie_name}={session}"}),
+    }
+    per_pass = max(1, options.requests // options.passes)
+    results: dict[str, list[harness.Load]] = {name: [] for name in targets}
+    with harness.gunicorn(workers=2, ready_path=BARE_PATH) as server:
+        for name, (path, headers) in targets.items():
+            warm = harness.load(server.port, path, options.warmup, options.threads, headers)
+            if not warm.ok:
+                raise RuntimeError(
+                    f"{name}: GET {path} failed while warming up: {dict(warm.statuses)} "
+                    f"{dict(warm.errors)}\n{server.log_tail()}"
+                )
+        # Interleaved, so that a busier moment of the machine hits every page alike.
+        for number in range(1, options.passes + 1):
+            for name, (path, headers) in targets.items():
+                result = harness.load(server.port, path, per_pass, options.threads, headers)
+                results[name].append(result)
+                log(
+                    f"[{NAME}] pass {number}/{options.passes} {name:9} {result.requests} x GET "
+                    f"{path}: {result.per_second:6.1f} req/s, {result.connections} connections, "
+                    f"statuses {dict(result.statuses)}"
+                    + (f", errors {dict(result.errors)}" if result.errors else "")
+                )
+    return {name: Passes(passes) for name, passes in results.items()}
+
+
+# --- 3. where the time goes -----------------------------------------------------------------
+
+
+def _in_process(user, match_ids: dict[int, int]) -> dict[str, dict[str, Timings]]:
+    """Single-threaded, in this process: a whole request through the test client (all the
+    middleware), building the view's context (every query), and rendering the template;
+    and the anonymous sheet's whole request for the shorter matches too. All the calls
+    take turns, so that a busy moment of the machine slows them alike."""
+    from django.contrib.auth.models import AnonymousUser
+    from django.template.loader import render_to_string
+    from django.test import RequestFactory
+
+    from bench import bare_urls
+    from games import views
+
+    factory = RequestFactory(HTTP_HOST=harness.HOST)
+    pk = match_ids[SHEET_ROUNDS]
+    url = f"/matches/{pk}/"
+    bare_client, anonymous_client = _client(), _client()
+    bare_request = factory.get(BARE_PATH)
+    bare_context = {"players": bare_urls.PLAYERS, "rows": bare_urls.ROW_DATA}
+    functions = {
+        ("bare", "request"): lambda: bare_client.get(BARE_PATH),
+        ("bare", "render"): lambda: bare_urls.TEMPLATE.render(bare_context, bare_request),
+    }
+    for visitor in VISITORS:
+        client = anonymous_client if visitor == "anonymous" else _client(user)
+        request = factory.get(url)
+        request.user = user if visitor == "creator" else AnonymousUser()
+        context = views._match_context(request, views._get_match(pk))
+
+        def build(request=request):
+            return views._match_context(request, views._get_match(pk))
+
+        def render(request=request, context=context):
+            return render_to_string("games/match.html", context, request)
+
+        functions[visitor, "request"] = lambda client=client: client.get(url)
+        functions[visitor, "context"] = build
+        functions[visitor, "render"] = render
+    for rounds, other in match_ids.items():
+        if rounds != SHEET_ROUNDS:
+            functions[f"anonymous-{rounds}", "request"] = lambda other=other: anonymous_client.get(
+                f"/matches/{other}/"
+            )
+
+    timings: dict[str, dict[str, Timings]] = {}
+    for (name, part), timing in time_interleaved(functions, INPROCESS_RUNS).items():
+        timings.setdefault(name, {})[part] = timing
+    for name, parts in timings.items():
+        log(
+            f"[{NAME}] in-process {name:12} "
+            + ", ".join(f"{part} {ms(t.median)}" for part, t in parts.items())
+        )
+    return timings
+
+
+# --- the report ---------------------------------------------------------------------------
+
+
+def _sql_list(queries: list[str]) -> str:
+    lines = []
+    for number, sql in enumerate(queries, start=1):
+        short = re.sub(r"\s+", " ", sql)
+        short = re.sub(r"^SELECT .*? FROM", "SELECT … FROM", short, count=1)
+        short = re.sub(r"IN \(([^)]{20})[^)]*\)", r"IN (\1…)", short)
+        if len(short) > 160:
+            short = short[:159] + "…"
+        lines.append(f"{number}. `{short}`")
+    return "\n".join(lines)
+
+
+def _markdown(counted, loads, inprocess, query_checks, ratio_check, options) -> str:
+    from django.conf import settings
+
+    bare = loads["bare"]
+    creator_sql = next(
+        c.queries for c in counted if c.visitor == "creator" and c.rounds == SHEET_ROUNDS
+    )
+    anonymous_sql = next(
+        c.queries for c in counted if c.visitor == "anonymous" and c.rounds == SHEET_ROUNDS
+    )
+
+    load_table = markdown_table(
+        ["Page", "req/s", "req/s by pass", "p50", "p95", "Response", "÷ bare"],
+        [
+            [
+                LABELS[name],
+                f"**{load.per_second:.0f}**",
+                " / ".join(f"{p.per_second:.0f}" for p in load.passes),
+                ms(load.latency(0.5)),
+                ms(load.latency(0.95)),
+                f"{load.body_bytes / 1024:.1f} KiB",
+                f"{load.per_second / bare.per_second:.2f}",
+            ]
+            for name, load in loads.items()
+        ],
+    )
+
+    time_rows = []
+    for name in ("bare", *VISITORS):
+        parts = inprocess[name]
+        request, render = parts["request"].median, parts["render"].median
+        context = parts["context"].median if "context" in parts else 0.0
+        time_rows.append(
+            [
+                LABELS[name],
+                ms(request),
+                ms(context) if "context" in parts else "–",
+                ms(render),
+                ms(request - context - render),
+            ]
+        )
+    time_table = markdown_table(
+        [
+            "Page",
+            "Whole request (test client)",
+            "`_get_match` + `_match_context` (all the view's queries)",
+            "Rendering `games/match.html`",
+            "The rest (middleware, session, URL, response)",
+        ],
+        time_rows,
+    )
+    bare_request = inprocess["bare"]["request"].median
+    by_rounds = {
+        rounds: inprocess["anonymous" if rounds == SHEET_ROUNDS else f"anonymous-{rounds}"][
+            "request"
+        ].median
+        for rounds in ROUND_COUNTS
+    }
+    scaling_table = markdown_table(
+        ["Rounds", "Anonymous sheet, whole request", "÷ bare view (bare time ÷ sheet time)"],
+        [[n, ms(t), f"{bare_request / t:.2f}"] for n, t in by_rounds.items()],
+    )
+    first, last = ROUND_COUNTS[0], ROUND_COUNTS[-1]
+    per_round = (by_rounds[last] - by_rounds[first]) / (last - first)
+    anonymous, bare_times = inprocess["anonymous"], inprocess["bare"]
+    query_lines = "\n".join(f"- {c.what}: {c.measured} — {verdict(c.ok)}" for c in query_checks)
+    db = settings.DATABASES["default"]
+
+    return f"""\
+The matches: 4 players (the creator's account and three guests) under the classic preset,
+built round by round through `games.services.create_match` / `record_round` with the rounds of
+`bench.common.classic_rounds` (a Queen goes out each round; nobody loses, so every match is
+still running and its creator sees the round-entry form).
+
+### SQL queries per page
+
+Counted with `django.test.utils.CaptureQueriesContext` around a `django.test.Client` GET of the
+sheet (after one uncounted GET of the same page), for matches of 1, 10 and 30 rounds; the
+creator is logged in with `Client.force_login`.
+
+{_queries_table(counted)}
+
+{query_lines}
+
+<details><summary>The {len(creator_sql)} queries of the creator's 30-round sheet (the anonymous
+visitor's {len(anonymous_sql)} are the same without the session and the user)</summary>
+
+{_sql_list(creator_sql)}
+
+</details>
+
+### Requests per second
+
+gunicorn {_version("gunicorn")} on 127.0.0.1 with 2 sync workers serving `config.wsgi` under
+`bench.settings` (`config.settings` plus the bare view's URL): `DEBUG=0`, a random `SECRET_KEY`,
+`ALLOWED_HOSTS=127.0.0.1`, `SECURE_SSL_REDIRECT=0`, a fresh SQLite file (`migrate`, then the
+matches above), static files collected into a temporary `STATIC_ROOT`, persistent database
+connections (`CONN_MAX_AGE` {db["CONN_MAX_AGE"]}), the local-memory cache. The load comes from
+{options.threads} client threads (Python's `http.client`) on the same machine: {options.warmup}
+warm-up requests per page, then {options.passes} interleaved passes of
+{max(1, options.requests // options.passes)} requests per page (bare, anonymous, creator, bare,
+…), {bare.requests} measured requests per page in all. The client asks for keep-alive, but
+gunicorn's sync workers close the connection after each response, so each request opens a TCP
+connection ({bare.connections} connections for {bare.requests} bare requests). The client
+shares the machine's {os.cpu_count()} cores with the two workers, so the absolute figures are
+lower than with a separate load machine; the ratio is the figure to compare.
+
+{load_table}
+
+p50 and p95 are the latencies the client saw with {options.threads} requests in flight for 2
+workers, so they include waiting in gunicorn's queue.
+
+**Sheet ÷ bare view: {ratio_check.measured}** (target ≥ {TARGET_RATIO}) — {verdict(ratio_check.ok)}.
+The creator's page, with the round form, is for information: the target is for the sheet as
+everyone else sees it.
+
+### Where a sheet request spends its time
+
+In-process and single-threaded (no gunicorn, no HTTP), medians of {INPROCESS_RUNS} calls each
+(the calls of every column and row take turns, so a busy moment slows them alike): the whole
+request through the test client and all the middleware; `views._get_match` +
+`views._match_context`, which run every query of the view and build the rows; and
+`render_to_string("games/match.html", …)` alone. "The rest" is the difference.
+
+{time_table}
+
+The anonymous sheet's whole request for matches of each length, measured in the same
+turns, and how it compares with the bare view's {ms(bare_request)}:
+
+{scaling_table}
+
+Reading the figures: the number of queries is fixed, but the work is not. Each extra round
+costs about {ms(per_round)} per request (a `Round` and 4 `Entry` model instances built by the
+`prefetch_related` in `_sheet` of `games/views.py`, and a table row of 4 cells, each rendered
+with several tags, lookups and number formatting), so the 30-round sheet costs
+{ms(by_rounds[last])} against {ms(bare_request)} for the bare view, of which
+{ms(anonymous["context"].median)} building the context and {ms(anonymous["render"].median)}
+rendering (the bare table renders in {ms(bare_times["render"].median)}). And the part that does
+not grow, with a single round (the queries, the site's base template with its navigation and
+forms, the rules summary), is already {ms(by_rounds[first])}, {bare_request / by_rounds[first]:.2f}
+of the bare view: the 0.6 target would need the sheet to cost at most
+{ms(bare_request / TARGET_RATIO)} in this measurement.
+"""
+
+
+def _version(package: str) -> str:
+    from importlib.metadata import version
+
+    return version(package)
