@@ -109,9 +109,14 @@ class Server:
 
 
 @contextlib.contextmanager
-def gunicorn(workers: int = 2, ready_path: str = "/", timeout: float = 30) -> Iterator[Server]:
-    """gunicorn (sync workers) serving config.wsgi with `environment()` on a free port of
-    127.0.0.1; stopped when the block ends, whatever happens in it."""
+def gunicorn(
+    workers: int = 2,
+    ready_path: str = "/",
+    timeout: float = 30,
+    extra_env: dict[str, str] | None = None,
+) -> Iterator[Server]:
+    """gunicorn (sync workers) serving config.wsgi with `environment()` (plus `extra_env`)
+    on a free port of 127.0.0.1; stopped when the block ends, whatever happens in it."""
     port = _free_port()
     log_path = temp_dir() / f"gunicorn-{port}.log"
     command = [
@@ -132,6 +137,7 @@ def gunicorn(workers: int = 2, ready_path: str = "/", timeout: float = 30) -> It
     ]
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "CONN_MAX_AGE")}
     env.update(environment())
+    env.update(extra_env or {})
     server = Server(port, workers, log_path)
     with open(log_path, "wb") as log_file:
         # Its own session, so that it can be stopped as a group by its id if it hangs.

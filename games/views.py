@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
+from functools import cached_property
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
@@ -12,6 +14,8 @@ from django.core.paginator import Paginator
 from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
@@ -19,7 +23,7 @@ from django_htmx.http import HttpResponseClientRefresh
 
 from games import services
 from games.forms import NewMatchForm, RoundForm, initial_from_entries
-from games.labels import changed_options, rules_message, rules_summary
+from games.labels import card_name, card_notation, changed_options, rules_message, rules_summary
 from games.models import Entry, Match, Round, Seat
 from games.rules import RulesError, deck
 
@@ -96,55 +100,96 @@ class SheetRow:
     cells: list[Entry | None]
 
 
-def _sheet(match: Match) -> dict:
-    """Everything the sheet shows, in a fixed number of queries whatever the rounds."""
-    seats = list(match.seats.select_related("player").order_by("position"))
-    rounds = list(
-        match.rounds.order_by("number").prefetch_related(
+class Sheet:
+    """What the score sheet shows, loaded on first use.
+
+    Pages cache the rendered sheet per match version (`Match.updated_at`), so a cached
+    page reads none of this and costs one query whatever the number of rounds.
+    """
+
+    def __init__(self, match: Match):
+        self.match = match
+
+    @cached_property
+    def seats(self) -> list[Seat]:
+        return list(self.match.seats.select_related("player").order_by("position"))
+
+    @cached_property
+    def rows(self) -> list[SheetRow]:
+        rounds = self.match.rounds.order_by("number").prefetch_related(
             Prefetch("entries", queryset=Entry.objects.order_by())
         )
-    )
-    rows = []
-    for round_ in rounds:
-        by_seat = {entry.seat_id: entry for entry in round_.entries.all()}
-        rows.append(SheetRow(round_, [by_seat.get(seat.pk) for seat in seats]))
-    standings = sorted(seats, key=lambda seat: (seat.place, seat.position))
-    return {
-        "seats": seats,
-        "rows": rows,
-        "standings": standings,
-        "leads_next": _leads_next(match, seats, rows),
-        "next_number": len(rows) + 1,
-    }
+        rows = []
+        for round_ in rounds:
+            by_seat = {entry.seat_id: entry for entry in round_.entries.all()}
+            rows.append(SheetRow(round_, [by_seat.get(seat.pk) for seat in self.seats]))
+        return rows
+
+    @cached_property
+    def round_count(self) -> int:
+        if "rows" in self.__dict__:
+            return len(self.rows)
+        return self.match.rounds.count()
+
+    @cached_property
+    def standings(self) -> list[Seat]:
+        return sorted(self.seats, key=lambda seat: (seat.place, seat.position))
+
+    @cached_property
+    def in_play(self) -> list[Seat]:
+        return [seat for seat in self.seats if not seat.has_lost]
+
+    @cached_property
+    def leads_next(self) -> Seat | None:
+        """The winner of the last round leads, when the sheet can tell who that was."""
+        match = self.match
+        if match.is_finished or not self.rows or match.variant.leader != "previous_winner":
+            return None
+        last = self.rows[-1].cells
+        went_out = [e.seat_id for e in last if e is not None and e.kind == Entry.Kind.OUT]
+        if len(went_out) != 1:
+            return None
+        return next((seat for seat in self.in_play if seat.pk == went_out[0]), None)
+
+    @cached_property
+    def summary(self) -> str:
+        return rules_summary(self.match.variant, self.match.preset)
+
+    @cached_property
+    def house_rules(self) -> list[tuple[str, str]]:
+        return changed_options(self.match.variant, self.match.preset)
 
 
-def _leads_next(match: Match, seats: list[Seat], rows: list[SheetRow]) -> Seat | None:
-    """The winner of the last round leads, when the sheet can tell who that was."""
-    if match.is_finished or not rows or match.variant.leader != "previous_winner":
-        return None
-    went_out = [e.seat_id for e in rows[-1].cells if e is not None and e.kind == Entry.Kind.OUT]
-    if len(went_out) != 1:
-        return None
-    return next((seat for seat in seats if seat.pk == went_out[0] and not seat.has_lost), None)
+@functools.lru_cache(maxsize=8)
+def _card_grid(deck_size: int, language: str) -> str:
+    """The buttons of the card grid, the same for every player: rendered once per language."""
+    cards = [
+        {"code": c.code, "suit": c.suit, "label": card_notation(c), "title": card_name(c)}
+        for c in deck(deck_size)
+    ]
+    # render_to_string returns a SafeString: the page inserts it as HTML.
+    return render_to_string("games/_card_grid.html", {"cards": cards})
 
 
-def _match_context(request: HttpRequest, match: Match, round_form: RoundForm | None = None):
-    sheet = _sheet(match)
-    can_edit = match.can_edit(request.user)
+def card_grid(match: Match) -> str:
+    return _card_grid(match.variant.deck_size, get_language())
+
+
+def _match_context(
+    request: HttpRequest, match: Match, round_form: RoundForm | None = None, read_only=False
+):
+    sheet = Sheet(match)
+    can_edit = not read_only and match.can_edit(request.user)
     if round_form is None and can_edit and not match.is_finished:
-        in_play = [seat for seat in sheet["seats"] if not seat.has_lost]
-        round_form = RoundForm(seats=in_play, number=sheet["next_number"])
-    variant = match.variant
+        round_form = RoundForm(seats=sheet.in_play, number=sheet.round_count + 1)
     return {
         "match": match,
+        "sheet": sheet,
         "can_edit": can_edit,
         "is_owner": request.user.pk == match.created_by_id,
-        "summary": rules_summary(variant, match.preset),
-        "house_rules": changed_options(variant, match.preset),
         "round_form": round_form,
-        "deck": deck(variant.deck_size),
-        "form_number": sheet["next_number"],
-        **sheet,
+        "card_grid": card_grid(match) if round_form else "",
+        "form_number": round_form.number if round_form else None,
     }
 
 
@@ -160,9 +205,7 @@ def match_live(request: HttpRequest, pk: int) -> HttpResponse:
     template = "games/match_live.html"
     if request.htmx:
         template += "#live"
-    context = _match_context(request, match)
-    context["can_edit"] = False
-    return render(request, template, context)
+    return render(request, template, _match_context(request, match, read_only=True))
 
 
 def _round_number(request: HttpRequest) -> int | None:
@@ -207,7 +250,7 @@ def round_new(request: HttpRequest, pk: int) -> HttpResponse:
             }
         messages.error(request, text)
         return _reload(request, match)
-    seats = [seat for seat in match.seats.select_related("player") if not seat.has_lost]
+    seats = Sheet(match).in_play
     try:
         form, preview, saved = _handle_round(request, match, number, seats, services.record_round)
     except services.RoundConflict as error:
@@ -277,8 +320,8 @@ def round_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         "round": round_,
         "round_form": form,
         "form_number": number,
-        "deck": deck(match.variant.deck_size),
-        "summary": rules_summary(match.variant, match.preset),
+        "card_grid": card_grid(match),
+        "sheet": Sheet(match),
     } | _preview_context(preview, seats)
     if request.htmx and request.htmx.target == "preview":
         return render(request, "games/_round_form.html#preview", context | {"oob": True})

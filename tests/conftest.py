@@ -1,6 +1,7 @@
 """The cast of the tests: alice creates matches, bob keeps score, carol only watches."""
 
 import pytest
+from django.core.cache import cache
 
 from games import services
 from games.rules import PRESETS
@@ -9,6 +10,12 @@ from games.rules import PRESETS
 @pytest.fixture(autouse=True)
 def _fast_password_hasher(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    # Pages cache rendered sheets; a test must not see another test's match.
+    cache.clear()
 
 
 @pytest.fixture

@@ -458,3 +458,47 @@ def test_the_preview_asks_to_correct_the_marked_fields(client, alice, match):
     body = client.post(url, data, HTTP_HX_TARGET="preview", **HTMX).content.decode()
     assert "Correct the marked fields to see the scores." in body
     assert "If saved" not in body
+
+
+# --- the cached sheet --------------------------------------------------------------------
+
+
+def test_the_cached_sheet_shows_a_round_saved_after_it_was_cached(client, alice, match):
+    assert "No rounds yet" in client.get(match.get_absolute_url()).content.decode()
+    services.record_round(
+        match=match,
+        number=1,
+        outcomes={"alice": {"out": "QS"}, "Dan": {"hand": "AC 9H"}, "Eve": {"points": 17}},
+        by=alice,
+    )
+    page = client.get(match.get_absolute_url()).content.decode()
+    assert "No rounds yet" not in page
+    assert '<span class="total">-40</span>' in page
+
+
+def test_the_cached_sheet_keeps_edit_links_to_those_who_may_edit(client, alice, carol, match):
+    services.record_round(
+        match=match,
+        number=1,
+        outcomes={"alice": {"out": "QS"}, "Dan": {"hand": "AC 9H"}, "Eve": {"points": 17}},
+        by=alice,
+    )
+    edit_url = reverse("games:round_edit", args=[match.pk, 1])
+    client.force_login(alice)
+    assert edit_url in client.get(match.get_absolute_url()).content.decode()
+    client.force_login(carol)
+    assert edit_url not in client.get(match.get_absolute_url()).content.decode()
+
+
+def test_the_cached_sheet_follows_the_language(client, alice, match):
+    services.record_round(
+        match=match,
+        number=1,
+        outcomes={"alice": {"out": "QS"}, "Dan": {"hand": "AC"}, "Eve": {"points": 100}},
+        by=alice,
+    )
+    assert "reset to 50" in client.get(match.get_absolute_url()).content.decode()
+    client.post(reverse("set_language"), {"language": "ru", "next": "/"})
+    page = client.get(match.get_absolute_url()).content.decode()
+    assert "reset to 50" not in page
+    assert "сброс до 50" in page
