@@ -432,8 +432,9 @@ the whole sheet as the first view after a change does: **{uncached_ratio:.2f}** 
 
 In-process and single-threaded (no gunicorn, no HTTP), medians of {INPROCESS_RUNS} whole
 requests through the test client and all the middleware, the calls of each kind (cached, first
-views) taking turns; the bare view takes {ms(bare_request)}. "First view after a change" empties the cache before
-each request, so the view runs its queries and renders the whole sheet.
+views) taking turns; the bare view takes {ms(bare_request)}. "First view after a change"
+empties the cache before each request, so the view runs its queries and renders the whole
+sheet.
 
 {time_table}
 
