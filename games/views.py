@@ -244,10 +244,12 @@ def round_new(request: HttpRequest, pk: int) -> HttpResponse:
         # A form sent twice, or a round someone else entered meanwhile: nothing is saved.
         if match.is_finished:
             text = _("The match is over; no more rounds can be entered.")
-        else:
+        elif number is not None and number < expected:
             text = _("Round %(number)s has already been entered, so this form was not saved.") % {
                 "number": number
             }
+        else:
+            text = _("This form was out of date, so it was not saved. Here is the sheet as it is.")
         messages.error(request, text)
         return _reload(request, match)
     seats = Sheet(match).in_play
@@ -368,12 +370,16 @@ def scorekeepers(request: HttpRequest, pk: int) -> HttpResponse:
     error = ""
     if request.method == "POST":
         username = request.POST.get("username", "").strip()
-        user = get_user_model().objects.filter(username__iexact=username).first()
-        if request.POST.get("action") == "remove" and user is not None:
-            match.scorekeepers.remove(user)
-            messages.success(request, _("%(name)s no longer keeps score.") % {"name": user})
+        accounts = get_user_model().objects
+        user = accounts.filter(username__iexact=username).first() if username else None
+        if request.POST.get("action") == "remove":
+            if user is not None:
+                match.scorekeepers.remove(user)
+                messages.success(request, _("%(name)s no longer keeps score.") % {"name": user})
             return redirect("games:scorekeepers", pk=match.pk)
-        if user is None:
+        if not username:
+            error = _("Enter the username of the account that should keep score.")
+        elif user is None:
             error = _("There is no account called “%(name)s”.") % {"name": username}
         elif user.pk == match.created_by_id:
             error = _("You created this match, so you can already keep its score.")

@@ -502,3 +502,18 @@ def test_the_cached_sheet_follows_the_language(client, alice, match):
     page = client.get(match.get_absolute_url()).content.decode()
     assert "reset to 50" not in page
     assert "сброс до 50" in page
+
+
+def test_a_stale_or_forged_round_number_saves_nothing(client, alice, match):
+    client.force_login(alice)
+    for number in ("7", "abc", ""):
+        data = round_data(1, *GOOD_ROUND) | {"number": number}
+        response = client.post(reverse("games:round_new", args=[match.pk]), data, follow=True)
+        assert "This form was out of date, so it was not saved." in response.content.decode()
+    assert not match.rounds.exists()
+
+
+def test_adding_a_scorekeeper_without_a_name_says_so(client, alice, match):
+    client.force_login(alice)
+    response = client.post(reverse("games:scorekeepers", args=[match.pk]), {"username": " "})
+    assert "Enter the username of the account that should keep score." in response.content.decode()
