@@ -20,7 +20,14 @@ class RoundConflict(Exception):
     """The round was changed by someone else meanwhile (or the form was sent twice)."""
 
 
-def create_match(*, created_by, players: Sequence[Player], preset: str, variant: Variant) -> Match:
+def create_match(
+    *,
+    created_by,
+    players: Sequence[Player],
+    preset: str,
+    variant: Variant,
+    rematch_of: Match | None = None,
+) -> Match:
     """Seat the players in the given order under the given rules."""
     if preset not in PRESETS:
         raise ValueError(f"unknown preset {preset!r}")
@@ -29,13 +36,20 @@ def create_match(*, created_by, players: Sequence[Player], preset: str, variant:
     score_match(variant, names, [])
     with transaction.atomic():
         match = Match.objects.create(
-            preset=preset, options=variant.as_dict(), created_by=created_by
+            preset=preset, options=variant.as_dict(), created_by=created_by, rematch_of=rematch_of
         )
         Seat.objects.bulk_create(
             Seat(match=match, player=player, position=position)
             for position, player in enumerate(players)
         )
     return match
+
+
+def start_match(*, created_by, names: Sequence[str], preset: str, variant: Variant) -> Match:
+    """A new match for these names: accounts by username, otherwise the creator's guests."""
+    with transaction.atomic():
+        players = players_for_names(names, added_by=created_by)
+        return create_match(created_by=created_by, players=players, preset=preset, variant=variant)
 
 
 def players_for_names(names: Sequence[str], *, added_by) -> list[Player]:
@@ -61,16 +75,14 @@ def known_player_names(user) -> list[str]:
 
 def rematch(*, match: Match, created_by) -> Match:
     """A new match with the same players, seats and rules."""
-    seats = list(match.seats.select_related("player").order_by("position"))
-    new = create_match(
+    seats = match.seats.select_related("player").order_by("position")
+    return create_match(
         created_by=created_by,
         players=[seat.player for seat in seats],
         preset=match.preset,
         variant=match.variant,
+        rematch_of=match,
     )
-    new.rematch_of = match
-    new.save(update_fields=["rematch_of"])
-    return new
 
 
 def record_round(*, match: Match, number: int, outcomes: Mapping[str, Outcome], by) -> Round:

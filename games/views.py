@@ -75,10 +75,9 @@ def new_match(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = NewMatchForm(request.POST, preset=request.POST.get("preset"))
         if form.is_valid():
-            players = services.players_for_names(form.cleaned_data["names"], added_by=request.user)
-            match = services.create_match(
+            match = services.start_match(
                 created_by=request.user,
-                players=players,
+                names=form.cleaned_data["names"],
                 preset=form.cleaned_data["preset"],
                 variant=form.cleaned_data["variant"],
             )

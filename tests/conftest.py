@@ -35,11 +35,8 @@ def carol(django_user_model):
 
 def make_match(creator, names, preset="classic", **options):
     """A match seated with these players: account usernames or guest names."""
-    players = services.players_for_names(names, added_by=creator)
     variant = PRESETS[preset].replace(**options)
-    return services.create_match(
-        created_by=creator, players=players, preset=preset, variant=variant
-    )
+    return services.start_match(created_by=creator, names=names, preset=preset, variant=variant)
 
 
 @pytest.fixture
