@@ -89,7 +89,8 @@ def record_round(*, match: Match, number: int, outcomes: Mapping[str, Outcome], 
     """Add round `number` (must be the next one) with each player's outcome, by name."""
     with transaction.atomic():
         match = _lock(match)
-        rounds = _load_rounds(match)
+        seats = _seats(match)
+        rounds = _load_rounds(match, seats)
         if number != len(rounds) + 1:
             raise RoundConflict(
                 _("Round %(number)s has already been entered, so this form was not saved.")
@@ -97,7 +98,7 @@ def record_round(*, match: Match, number: int, outcomes: Mapping[str, Outcome], 
             )
         new = Round.objects.create(match=match, number=number, entered_by=by)
         rounds.append((new, dict(outcomes)))
-        _rescore(match, rounds)
+        _rescore(match, seats, rounds)
     return new
 
 
@@ -105,14 +106,15 @@ def change_round(*, match: Match, number: int, outcomes: Mapping[str, Outcome], 
     """Replace the outcomes of an earlier round; everything after it is recomputed."""
     with transaction.atomic():
         match = _lock(match)
-        rounds = _load_rounds(match)
+        seats = _seats(match)
+        rounds = _load_rounds(match, seats)
         if not 1 <= number <= len(rounds):
             raise RoundConflict(_("Round %(number)s does not exist.") % {"number": number})
         changed = rounds[number - 1][0]
         changed.entered_by = by
         changed.save(update_fields=["entered_by", "updated_at"])
         rounds[number - 1] = (changed, dict(outcomes))
-        _rescore(match, rounds)
+        _rescore(match, seats, rounds)
     return changed
 
 
@@ -120,17 +122,19 @@ def delete_round(*, match: Match, number: int, by) -> None:
     """Remove a round; later rounds move up one number and everything is recomputed."""
     with transaction.atomic():
         match = _lock(match)
-        rounds = _load_rounds(match)
+        seats = _seats(match)
+        rounds = _load_rounds(match, seats)
         if not 1 <= number <= len(rounds):
             raise RoundConflict(_("Round %(number)s does not exist.") % {"number": number})
         # Removing a round can make a later one impossible (a player who lost there
         # would now play on); _rescore then raises and the transaction rolls back.
-        doomed, _ = rounds.pop(number - 1)
+        doomed, _outcomes = rounds.pop(number - 1)
         doomed.delete()
-        for later, _ in rounds[number - 1 :]:
+        # One by one in ascending order, so no two rounds ever share a number.
+        for later, _outcomes in rounds[number - 1 :]:
             later.number -= 1
-        Round.objects.bulk_update([r for r, _ in rounds[number - 1 :]], ["number"])
-        _rescore(match, rounds)
+            later.save(update_fields=["number"])
+        _rescore(match, seats, rounds)
 
 
 def _lock(match: Match) -> Match:
@@ -139,16 +143,12 @@ def _lock(match: Match) -> Match:
 
 
 def _seats(match: Match) -> list[Seat]:
-    if not hasattr(match, "_locked_seats"):
-        match._locked_seats = list(  # type: ignore[attr-defined]
-            match.seats.select_related("player").order_by("position")
-        )
-    return match._locked_seats  # type: ignore[attr-defined]
+    return list(match.seats.select_related("player").order_by("position"))
 
 
-def _load_rounds(match: Match) -> list[tuple[Round, dict[str, Outcome]]]:
+def _load_rounds(match: Match, seats: list[Seat]) -> list[tuple[Round, dict[str, Outcome]]]:
     """Every round of the match with the outcomes as entered, keyed by player name."""
-    names = {seat.pk: seat.player.name for seat in _seats(match)}
+    names = {seat.pk: seat.player.name for seat in seats}
     rounds = list(match.rounds.order_by("number").prefetch_related("entries"))
     return [(r, {names[e.seat_id]: entry_outcome(e) for e in r.entries.all()}) for r in rounds]
 
@@ -159,11 +159,12 @@ def entry_outcome(entry: Entry) -> Outcome:
     return {entry.kind: entry.cards}
 
 
-def _rescore(match: Match, rounds: list[tuple[Round, dict[str, Outcome]]]) -> None:
+def _rescore(
+    match: Match, seats: list[Seat], rounds: list[tuple[Round, dict[str, Outcome]]]
+) -> None:
     """Score every round from scratch and store scores, totals, events, places and status."""
-    seats = _seats(match)
     by_name = {seat.player.name: seat for seat in seats}
-    result = score_match(match.variant, list(by_name), [outcome for _, outcome in rounds])
+    result = score_match(match.variant, list(by_name), [outcome for _round, outcome in rounds])
     Entry.objects.filter(round__match=match).delete()
     entries = []
     for (round_, outcomes), scored in zip(rounds, result.rounds, strict=True):
@@ -214,11 +215,12 @@ def _as_entered(outcome: Outcome) -> tuple[str, str, int | None]:
 
 def preview_round(*, match: Match, number: int, outcomes: Mapping[str, Outcome]):
     """What round `number` would score with these outcomes, saving nothing."""
-    rounds = [outcome for _, outcome in _load_rounds(match)]
+    seats = _seats(match)
+    rounds = [outcome for _round, outcome in _load_rounds(match, seats)]
     if number <= len(rounds):
         rounds[number - 1] = dict(outcomes)
         rounds = rounds[:number]
     else:
         rounds.append(dict(outcomes))
-    result = score_match(match.variant, [seat.player.name for seat in _seats(match)], rounds)
+    result = score_match(match.variant, [seat.player.name for seat in seats], rounds)
     return result.rounds[number - 1]

@@ -135,3 +135,20 @@ def test_an_account_name_links_the_seat_to_the_account_and_guests_are_reused(ali
     assert seat_players(first)[1].user == bob
     assert seat_players(first)[2] == seat_players(second)[2]
     assert seat_players(first)[2].is_guest
+
+
+def test_deleting_a_round_that_does_not_exist_says_so(alice, match):
+    with pytest.raises(services.RoundConflict, match="Round 3 does not exist"):
+        services.delete_round(match=match, number=3, by=alice)
+
+
+def test_deleting_the_first_of_many_rounds_keeps_their_order(alice, match):
+    hands = ["AC", "KH", "10D", "9S", "8C", "7D", "JH"]
+    record(
+        match,
+        alice,
+        *({"alice": {"out": "QS"}, "Dan": {"hand": hand}, "Eve": {"hand": "6H"}} for hand in hands),
+    )
+    services.delete_round(match=match, number=1, by=alice)
+    dan = Entry.objects.filter(seat__player__name="Dan").order_by("round__number")
+    assert list(dan.values_list("round__number", "cards")) == list(enumerate(hands[1:], start=1))
