@@ -88,6 +88,10 @@ class Match(models.Model):
         related_name="scorekept_matches",
         verbose_name=_("scorekeepers"),
     )
+    # Tournament tables may end after a fixed number of deals, or be closed by a director;
+    # the match is then ranked by its totals as they stand.
+    deal_limit = models.PositiveSmallIntegerField(_("deals"), null=True, blank=True)
+    closed_early = models.BooleanField(_("closed by hand"), default=False)
     rematch_of = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches"
     )

@@ -27,6 +27,7 @@ def create_match(
     preset: str,
     variant: Variant,
     rematch_of: Match | None = None,
+    deal_limit: int | None = None,
 ) -> Match:
     """Seat the players in the given order under the given rules."""
     if preset not in PRESETS:
@@ -36,7 +37,11 @@ def create_match(
     score_match(variant, names, [])
     with transaction.atomic():
         match = Match.objects.create(
-            preset=preset, options=variant.as_dict(), created_by=created_by, rematch_of=rematch_of
+            preset=preset,
+            options=variant.as_dict(),
+            created_by=created_by,
+            rematch_of=rematch_of,
+            deal_limit=deal_limit,
         )
         Seat.objects.bulk_create(
             Seat(match=match, player=player, position=position)
@@ -73,6 +78,26 @@ def known_player_names(user) -> list[str]:
     return sorted(set(names), key=str.casefold)
 
 
+def close_match(*, match: Match, by) -> None:
+    """End a match by hand (a tournament director closing a table); ranked as it stands."""
+    with transaction.atomic():
+        match = _lock(match)
+        seats = _seats(match)
+        match.closed_early = True
+        match.save(update_fields=["closed_early"])
+        _rescore(match, seats, _load_rounds(match, seats))
+
+
+def reopen_match(*, match: Match, by) -> None:
+    """Undo closing by hand: the match goes on where it stopped."""
+    with transaction.atomic():
+        match = _lock(match)
+        seats = _seats(match)
+        match.closed_early = False
+        match.save(update_fields=["closed_early"])
+        _rescore(match, seats, _load_rounds(match, seats))
+
+
 def rematch(*, match: Match, created_by) -> Match:
     """A new match with the same players, seats and rules."""
     seats = match.seats.select_related("player").order_by("position")
@@ -91,6 +116,8 @@ def record_round(*, match: Match, number: int, outcomes: Mapping[str, Outcome], 
         match = _lock(match)
         seats = _seats(match)
         rounds = _load_rounds(match, seats)
+        if match.is_finished:
+            raise RoundConflict(_("The match is over; no more rounds can be entered."))
         if number != len(rounds) + 1:
             raise RoundConflict(
                 _("Round %(number)s has already been entered, so this form was not saved.")
@@ -192,7 +219,12 @@ def _rescore(
         lost = result.lost_in.get(name)
         seat.lost_in_round = None if lost is None else lost + 1
     Seat.objects.bulk_update(seats, ["total", "place", "lost_in_round"])
-    match.status = Match.Status.FINISHED if result.finished else Match.Status.RUNNING
+    ended = (
+        result.finished
+        or match.closed_early
+        or (match.deal_limit is not None and len(rounds) >= match.deal_limit)
+    )
+    match.status = Match.Status.FINISHED if ended else Match.Status.RUNNING
     match.save(update_fields=["status", "updated_at"])
 
 

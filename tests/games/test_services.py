@@ -4,7 +4,7 @@ import pytest
 
 from games import services
 from games.models import Entry, Match, Round
-from games.rules import RulesError
+from games.rules import PRESETS, RulesError
 from tests.conftest import make_match
 
 pytestmark = pytest.mark.django_db
@@ -152,3 +152,40 @@ def test_deleting_the_first_of_many_rounds_keeps_their_order(alice, match):
     services.delete_round(match=match, number=1, by=alice)
     dan = Entry.objects.filter(seat__player__name="Dan").order_by("round__number")
     assert list(dan.values_list("round__number", "cards")) == list(enumerate(hands[1:], start=1))
+
+
+def test_a_match_with_a_deal_limit_ends_after_that_many_deals(alice):
+    players = services.players_for_names(["alice", "Dan"], added_by=alice)
+    match = services.create_match(
+        created_by=alice,
+        players=players,
+        preset="classic",
+        variant=PRESETS["classic"],
+        deal_limit=2,
+    )
+    record(
+        match,
+        alice,
+        {"alice": {"out": "QS"}, "Dan": {"hand": "AC"}},
+        {"alice": {"hand": "KH"}, "Dan": {"out": "9C"}},
+    )
+    match.refresh_from_db()
+    assert match.is_finished
+    with pytest.raises(services.RoundConflict, match="The match is over"):
+        record(match, alice, {"alice": {"hand": "KD"}, "Dan": {"out": "9D"}})
+    # Deleting a deal reopens it: the limit is not reached any more.
+    services.delete_round(match=match, number=2, by=alice)
+    match.refresh_from_db()
+    assert not match.is_finished
+
+
+def test_a_match_closed_by_hand_is_ranked_as_it_stands_and_can_reopen(alice, match):
+    record(match, alice, {"alice": {"hand": "AC"}, "Dan": {"out": "QS"}, "Eve": {"hand": "KH"}})
+    services.close_match(match=match, by=alice)
+    match.refresh_from_db()
+    assert match.is_finished
+    places = dict(match.seats.values_list("player__name", "place"))
+    assert places == {"Dan": 1, "Eve": 2, "alice": 3}
+    services.reopen_match(match=match, by=alice)
+    match.refresh_from_db()
+    assert not match.is_finished
