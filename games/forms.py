@@ -38,24 +38,15 @@ def _option_field(name: str, initial) -> forms.Field:
     )
 
 
-class NewMatchForm(forms.Form):
-    """Players in seat order, a preset, and the options (prefilled from the preset)."""
+class RulesFormMixin:
+    """A preset and every option of the rules, prefilled from the preset (house rules)."""
 
-    preset = forms.ChoiceField(
-        label=_("Rules"),
-        choices=[(name, PRESET_LABELS[name]) for name in PRESETS],
-        initial="classic",
-        widget=forms.RadioSelect,
-    )
-
-    def __init__(self, *args, preset: str | None = None, **kwargs):
-        super().__init__(*args, **kwargs)
-        for number in range(1, MAX_PLAYERS + 1):
-            self.fields[f"player_{number}"] = forms.CharField(
-                label=_("Player %(number)s") % {"number": number},
-                max_length=40,
-                required=number <= 2,
-            )
+    def add_rules_fields(self, preset: str | None) -> None:
+        self.fields["preset"] = forms.ChoiceField(
+            label=_("Rules"),
+            choices=[(name, PRESET_LABELS[name]) for name in PRESETS],
+            widget=forms.RadioSelect,
+        )
         chosen = preset if preset in PRESETS else self.initial.get("preset", "classic")
         defaults = PRESETS[chosen]
         for name in Variant.option_names():
@@ -65,25 +56,47 @@ class NewMatchForm(forms.Form):
     def preset_radios(self) -> list[tuple]:
         return [(radio, PRESET_DESCRIPTIONS[radio.data["value"]]) for radio in self["preset"]]
 
-    def player_fields(self) -> list[forms.BoundField]:
-        return [self[f"player_{number}"] for number in range(1, MAX_PLAYERS + 1)]
-
     def scoring_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in Variant.option_names() if name in SCORING_OPTIONS]
 
     def play_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in Variant.option_names() if name not in SCORING_OPTIONS]
 
+    def clean_variant(self, cleaned: dict) -> Variant | None:
+        """The rules chosen, or None with the error added to the form."""
+        if "preset" not in cleaned or any(n not in cleaned for n in Variant.option_names()):
+            return None
+        options = {name: cleaned[name] for name in Variant.option_names()}
+        try:
+            return PRESETS[cleaned["preset"]].replace(**options)
+        except RulesError as error:
+            self.add_error(None, rules_message(error))
+            return None
+
+
+class NewMatchForm(RulesFormMixin, forms.Form):
+    """Players in seat order, a preset, and the options (prefilled from the preset)."""
+
+    def __init__(self, *args, preset: str | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        for number in range(1, MAX_PLAYERS + 1):
+            self.fields[f"player_{number}"] = forms.CharField(
+                label=_("Player %(number)s") % {"number": number},
+                max_length=40,
+                required=number <= 2,
+            )
+        self.add_rules_fields(preset)
+
+    def player_fields(self) -> list[forms.BoundField]:
+        return [self[f"player_{number}"] for number in range(1, MAX_PLAYERS + 1)]
+
     def clean(self):
         cleaned = super().clean()
-        names = [
-            cleaned[f"player_{n}"].strip()
-            for n in range(1, MAX_PLAYERS + 1)
-            if cleaned.get(f"player_{n}", "").strip()
-        ]
-        seen: set[str] = set()
+        names, seen = [], set()
         for n in range(1, MAX_PLAYERS + 1):
             name = (cleaned.get(f"player_{n}") or "").strip()
+            if not name:
+                continue
             if name.casefold() in seen:
                 self.add_error(
                     f"player_{n}",
@@ -91,12 +104,12 @@ class NewMatchForm(forms.Form):
                     % {"name": name},
                 )
             seen.add(name.casefold())
+            names.append(name)
         cleaned["names"] = names
-        if self.errors or "preset" not in cleaned:
+        variant = self.clean_variant(cleaned)
+        if self.errors or variant is None:
             return cleaned
-        options = {name: cleaned[name] for name in Variant.option_names()}
         try:
-            variant = PRESETS[cleaned["preset"]].replace(**options)
             score_match(variant, names, [])
         except RulesError as error:
             raise forms.ValidationError(rules_message(error)) from None

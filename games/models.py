@@ -92,6 +92,8 @@ class Match(models.Model):
     # the match is then ranked by its totals as they stand.
     deal_limit = models.PositiveSmallIntegerField(_("deals"), null=True, blank=True)
     closed_early = models.BooleanField(_("closed by hand"), default=False)
+    # At a tournament table the players themselves keep score (those with accounts).
+    players_keep_score = models.BooleanField(_("players keep score"), default=False)
     rematch_of = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches"
     )
@@ -123,6 +125,8 @@ class Match(models.Model):
         if not user.is_authenticated:
             return False
         if user.pk == self.created_by_id:
+            return True
+        if self.players_keep_score and self.seats.filter(player__user=user).exists():
             return True
         return self.scorekeepers.filter(pk=user.pk).exists()
 

@@ -28,6 +28,7 @@ def create_match(
     variant: Variant,
     rematch_of: Match | None = None,
     deal_limit: int | None = None,
+    players_keep_score: bool = False,
 ) -> Match:
     """Seat the players in the given order under the given rules."""
     if preset not in PRESETS:
@@ -42,6 +43,7 @@ def create_match(
             created_by=created_by,
             rematch_of=rematch_of,
             deal_limit=deal_limit,
+            players_keep_score=players_keep_score,
         )
         Seat.objects.bulk_create(
             Seat(match=match, player=player, position=position)

@@ -517,3 +517,12 @@ def test_adding_a_scorekeeper_without_a_name_says_so(client, alice, match):
     client.force_login(alice)
     response = client.post(reverse("games:scorekeepers", args=[match.pk]), {"username": " "})
     assert "Enter the username of the account that should keep score." in response.content.decode()
+
+
+def test_a_match_of_two_players_leaves_the_other_seats_empty(client, alice):
+    client.force_login(alice)
+    data = new_match_data(player_3="")
+    response = client.post(reverse("games:new_match"), data)
+    match = Match.objects.get()
+    assert response["Location"] == match.get_absolute_url()
+    assert match.seats.count() == 2

@@ -1,0 +1,9 @@
+"""The tournaments app: club evenings of several rounds at tables of three and four."""
+
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class TournamentsConfig(AppConfig):
+    name = "tournaments"
+    verbose_name = _("Tournaments")

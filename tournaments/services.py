@@ -1,0 +1,443 @@
+"""The only place that writes tournaments: entrants, seating rounds, closing tables and rounds."""
+
+from __future__ import annotations
+
+import csv
+import io
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.db.models import Prefetch
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import services as games
+from games.models import Entry, Match, Player, Seat
+from games.rules import Variant
+from tournaments.models import Entrant, Table, Tournament, TournamentRound
+from tournaments.seating import seat_round
+from tournaments.standings import Standing, TableResult, compute_standings
+
+MAX_IMPORT_ROWS = 1000
+
+
+class TournamentError(Exception):
+    """A director's request that cannot be carried out; the message says why."""
+
+
+def create_tournament(*, created_by, variant: Variant, **fields) -> Tournament:
+    return Tournament.objects.create(created_by=created_by, options=variant.as_dict(), **fields)
+
+
+def update_tournament(*, tournament: Tournament, variant: Variant, **fields) -> Tournament:
+    """Change the settings; the rules and table settings are fixed once round 1 is seated."""
+    with transaction.atomic():
+        tournament = _lock(tournament)
+        locked = ("preset", "table_size", "match_end", "deals_per_match")
+        if tournament.rounds.exists() and (
+            variant.as_dict() != tournament.options
+            or any(fields[name] != getattr(tournament, name) for name in locked if name in fields)
+        ):
+            raise TournamentError(
+                _("The rules and tables cannot change once the first round is seated.")
+            )
+        tournament.options = variant.as_dict()
+        for name, value in fields.items():
+            setattr(tournament, name, value)
+        tournament.save()
+    return tournament
+
+
+# --- directors -----------------------------------------------------------------------------
+
+
+def add_director(*, tournament: Tournament, username: str):
+    user = get_user_model().objects.filter(username__iexact=username.strip()).first()
+    if user is None:
+        raise TournamentError(_("There is no account called “%(name)s”.") % {"name": username})
+    if user.pk == tournament.created_by_id:
+        raise TournamentError(_("The tournament's creator is already a director."))
+    with transaction.atomic():
+        tournament.directors.add(user)
+        # Directors keep score at every table.
+        for match in _matches(tournament):
+            match.scorekeepers.add(user)
+    return user
+
+
+def remove_director(*, tournament: Tournament, user) -> None:
+    with transaction.atomic():
+        tournament.directors.remove(user)
+        for match in _matches(tournament):
+            match.scorekeepers.remove(user)
+
+
+def _matches(tournament: Tournament):
+    return Match.objects.filter(table__round__tournament=tournament)
+
+
+# --- entrants ------------------------------------------------------------------------------
+
+
+def add_entrants(*, tournament: Tournament, names: Sequence[str], by, checked_in=False) -> list:
+    """Add players by name (an account's username links it; otherwise a guest of `by`)."""
+    with transaction.atomic():
+        tournament = _lock(tournament)
+        joins = _next_round_number(tournament)
+        players = games.players_for_names(names, added_by=by)
+        existing = set(tournament.entrants.values_list("player_id", flat=True))
+        already = [player.name for player in players if player.pk in existing]
+        if already:
+            raise TournamentError(_("Already entered: %(names)s.") % {"names": ", ".join(already)})
+        return Entrant.objects.bulk_create(
+            Entrant(tournament=tournament, player=player, joined_round=joins, checked_in=checked_in)
+            for player in players
+        )
+
+
+def register(*, tournament: Tournament, user) -> Entrant:
+    """A player registers themselves, while registration is open."""
+    if not tournament.registration_open or tournament.status == Tournament.Status.FINISHED:
+        raise TournamentError(_("Registration for this tournament is closed."))
+    player, _created = Player.objects.get_or_create(
+        user=user, defaults={"name": user.get_username()}
+    )
+    with transaction.atomic():
+        tournament = _lock(tournament)
+        if tournament.entrants.filter(player=player).exists():
+            raise TournamentError(_("You are already registered."))
+        return Entrant.objects.create(
+            tournament=tournament, player=player, joined_round=_next_round_number(tournament)
+        )
+
+
+def withdraw(*, entrant: Entrant) -> None:
+    """Remove an entrant who has never been seated; one who has played drops out instead."""
+    if _has_played(entrant):
+        drop(entrant=entrant)
+    else:
+        entrant.delete()
+
+
+def drop(*, entrant: Entrant) -> None:
+    """The player leaves: they keep their results and are not seated again."""
+    with transaction.atomic():
+        tournament = _lock(entrant.tournament)
+        entrant.dropped_after_round = _next_round_number(tournament) - 1
+        entrant.save(update_fields=["dropped_after_round"])
+
+
+def undrop(*, entrant: Entrant) -> None:
+    entrant.dropped_after_round = None
+    entrant.save(update_fields=["dropped_after_round"])
+
+
+def set_checked_in(*, entrant: Entrant, checked_in: bool) -> None:
+    entrant.checked_in = checked_in
+    entrant.save(update_fields=["checked_in"])
+
+
+def import_entrants(*, tournament: Tournament, text: str, by) -> list[Entrant]:
+    """Add the players of a CSV list: a `name` column (or names alone, one a line), and an
+    optional `checked_in` column (yes/no). Every line is checked first; nothing is added when
+    one is wrong."""
+    rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
+    rows = [row for row in rows if any(cell.strip() for cell in row)]
+    if not rows:
+        raise TournamentError(_("The file has no players in it."))
+    header = [cell.strip().casefold() for cell in rows[0]]
+    name_col, checked_col = 0, None
+    if "name" in header:
+        name_col = header.index("name")
+        checked_col = header.index("checked_in") if "checked_in" in header else None
+        rows = rows[1:]
+    if len(rows) > MAX_IMPORT_ROWS:
+        raise TournamentError(
+            _("A list can have at most %(count)s players.") % {"count": MAX_IMPORT_ROWS}
+        )
+    names, checked, seen = [], [], set()
+    for line, row in enumerate(rows, start=2 if checked_col is not None or "name" in header else 1):
+        name = row[name_col].strip() if len(row) > name_col else ""
+        if not name:
+            raise TournamentError(_("Line %(line)s has no name.") % {"line": line})
+        if len(name) > 40:
+            raise TournamentError(
+                _("Line %(line)s: a name can have at most 40 characters.") % {"line": line}
+            )
+        if name.casefold() in seen:
+            raise TournamentError(
+                _("Line %(line)s: %(name)s is in the list twice.") % {"line": line, "name": name}
+            )
+        seen.add(name.casefold())
+        value = (
+            row[checked_col].strip().casefold()
+            if checked_col is not None and len(row) > checked_col
+            else ""
+        )
+        if value not in ("", "yes", "no", "1", "0", "true", "false", "да", "нет"):
+            raise TournamentError(
+                _("Line %(line)s: checked_in must be yes or no, not “%(value)s”.")
+                % {"line": line, "value": value}
+            )
+        names.append(name)
+        checked.append(value in ("yes", "1", "true", "да"))
+    with transaction.atomic():
+        entrants = add_entrants(tournament=tournament, names=names, by=by)
+        for entrant, is_checked in zip(entrants, checked, strict=True):
+            if is_checked:
+                entrant.checked_in = True
+        Entrant.objects.bulk_update(entrants, ["checked_in"])
+    return entrants
+
+
+# --- rounds --------------------------------------------------------------------------------
+
+
+def seat_next_round(*, tournament: Tournament, by) -> TournamentRound:
+    """Seat the next round (or the final table): one match per table, scored by its players.
+
+    Two directors pressing "seat round" at once get one seating: the tournament row is
+    locked, and the (tournament, number) constraint backs it up.
+    """
+    try:
+        with transaction.atomic():
+            tournament = _lock(tournament)
+            return _seat(tournament, by)
+    except IntegrityError:
+        raise TournamentError(_("This round has just been seated by someone else.")) from None
+
+
+def _seat(tournament: Tournament, by) -> TournamentRound:
+    rounds = list(tournament.rounds.all())
+    if rounds and not rounds[-1].is_closed:
+        raise TournamentError(
+            _("Round %(number)s is still being played; close it first.")
+            % {"number": rounds[-1].number}
+        )
+    number = len(rounds) + 1
+    is_final = number > tournament.rounds_planned
+    if is_final and (not tournament.final_table_size or any(r.is_final for r in rounds)):
+        raise TournamentError(_("Every round of this tournament has been played."))
+    history = _history(tournament)
+    standings = [line.player for line in standings_of(tournament)]
+    seed = secrets.randbits(62)
+    if is_final:
+        present = [p for p in standings if p in _present_ids(tournament, number)]
+        players = present[: tournament.final_table_size]
+        tables = [players] if len(players) >= 2 else []
+    else:
+        players = _present_ids(tournament, number)
+        if len(players) < 2:
+            raise TournamentError(_("At least two checked-in players are needed to seat a round."))
+        ranked = [p for p in standings if p in set(players)] if number > 1 else None
+        tables = seat_round(
+            players, table_size=tournament.table_size, seed=seed, standings=ranked, history=history
+        )
+    if not tables:
+        raise TournamentError(_("Not enough players are left for a final table."))
+    round_ = TournamentRound.objects.create(
+        tournament=tournament, number=number, seed=seed, is_final=is_final
+    )
+    _create_tables(tournament, round_, tables, by)
+    if tournament.status == Tournament.Status.REGISTRATION:
+        tournament.status = Tournament.Status.RUNNING
+        tournament.save(update_fields=["status", "updated_at"])
+    return round_
+
+
+def _create_tables(tournament, round_, tables: list[list[int]], by) -> None:
+    players = Player.objects.in_bulk([p for table in tables for p in table])
+    directors = [tournament.created_by, *tournament.directors.all()]
+    deal_limit = (
+        tournament.deals_per_match if tournament.match_end == Tournament.MatchEnd.DEALS else None
+    )
+    for number, table in enumerate(tables, start=1):
+        match = games.create_match(
+            created_by=by,
+            players=[players[p] for p in table],
+            preset=tournament.preset,
+            variant=tournament.variant,
+            deal_limit=deal_limit,
+            players_keep_score=True,
+        )
+        match.scorekeepers.add(*directors)
+        Table.objects.create(round=round_, number=number, match=match)
+
+
+def reseat_round(*, round_: TournamentRound, by) -> TournamentRound:
+    """Seat a round again, until its first score is entered; never a round with scores."""
+    with transaction.atomic():
+        tournament = _lock(round_.tournament)
+        round_ = TournamentRound.objects.get(pk=round_.pk)
+        _check_unscored(round_)
+        if round_ != tournament.rounds.last():
+            raise TournamentError(_("Only the latest round can be seated again."))
+        matches = [table.match for table in round_.tables.select_related("match")]
+        round_.delete()
+        for match in matches:
+            match.delete()
+        return _seat(tournament, by)
+
+
+def swap_players(*, round_: TournamentRound, first: int, second: int) -> None:
+    """Swap two players' seats (at one table or two) before any score of theirs is entered."""
+    with transaction.atomic():
+        _lock(round_.tournament)
+        seats = {
+            seat.player_id: seat
+            for seat in Seat.objects.select_for_update().filter(
+                match__table__round=round_, player_id__in=[first, second]
+            )
+        }
+        if len(seats) != 2 or first == second:
+            raise TournamentError(_("Choose two different players of this round."))
+        a, b = seats[first], seats[second]
+        for seat in (a, b):
+            if seat.match.rounds.exists():
+                raise TournamentError(
+                    _("Scores have been entered at %(table)s; its seats are fixed.")
+                    % {"table": seat.match.table}
+                )
+        # Rebuild both seats: a direct swap would briefly break the one-seat-per-player rule.
+        moves = [(a.match_id, a.position, b.player_id), (b.match_id, b.position, a.player_id)]
+        Seat.objects.filter(pk__in=[a.pk, b.pk]).delete()
+        Seat.objects.bulk_create(
+            Seat(match_id=match_id, position=position, player_id=player_id)
+            for match_id, position, player_id in moves
+        )
+        Match.objects.filter(pk__in=[a.match_id, b.match_id]).update(updated_at=timezone.now())
+
+
+def close_table(*, table: Table, by) -> None:
+    games.close_match(match=table.match, by=by)
+
+
+def close_round(*, round_: TournamentRound, by) -> None:
+    """Close a round whose tables are all done; the standings then seat the next one."""
+    with transaction.atomic():
+        tournament = _lock(round_.tournament)
+        round_ = TournamentRound.objects.get(pk=round_.pk)
+        if round_.is_closed:
+            raise TournamentError(_("This round is already closed."))
+        open_tables = [t for t in round_.tables.select_related("match") if not t.match.is_finished]
+        if open_tables:
+            raise TournamentError(
+                _("These tables have not finished: %(tables)s. Close them by hand or wait.")
+                % {"tables": ", ".join(str(t.number) for t in open_tables)}
+            )
+        round_.status = TournamentRound.Status.CLOSED
+        round_.save(update_fields=["status"])
+        last = round_.is_final or (
+            round_.number >= tournament.rounds_planned and not tournament.final_table_size
+        )
+        if last:
+            tournament.status = Tournament.Status.FINISHED
+            tournament.registration_open = False
+            tournament.save(update_fields=["status", "registration_open", "updated_at"])
+
+
+def start_clock(*, round_: TournamentRound, minutes: int) -> None:
+    round_.clock_started_at = timezone.now()
+    round_.clock_minutes = minutes
+    round_.save(update_fields=["clock_started_at", "clock_minutes"])
+
+
+# --- reading -------------------------------------------------------------------------------
+
+
+@dataclass
+class StandingLine:
+    """A standings line with the entrant it belongs to."""
+
+    standing: Standing
+    entrant: Entrant
+
+
+def standing_lines(tournament: Tournament) -> list[StandingLine]:
+    entrants = {e.player_id: e for e in tournament.entrants.select_related("player")}
+    return [StandingLine(s, entrants[s.player]) for s in standings_of(tournament)]
+
+
+def standings_of(tournament: Tournament) -> list[Standing]:
+    """The standings from every finished table, computed afresh (corrections count at once)."""
+    entrants = list(tournament.entrants.values_list("player_id", flat=True))
+    scheme = {int(size): points for size, points in tournament.points_by_place.items()}
+    return compute_standings(entrants, table_results(tournament), scheme, tournament.tie_breaks)
+
+
+def table_results(tournament: Tournament) -> list[TableResult]:
+    """Finished tables' places, totals, deals won and losses, in a fixed number of queries."""
+    tables = (
+        Table.objects.filter(round__tournament=tournament, match__status=Match.Status.FINISHED)
+        .select_related("round", "match")
+        .prefetch_related(Prefetch("match__seats", queryset=Seat.objects.order_by("position")))
+    )
+    tables = list(tables)
+    deals_won: dict[tuple[int, int], int] = {}
+    went_out = Entry.objects.filter(
+        round__match__table__in=tables, kind=Entry.Kind.OUT
+    ).values_list("round__match_id", "seat__player_id")
+    for match_id, player_id in went_out:
+        deals_won[match_id, player_id] = deals_won.get((match_id, player_id), 0) + 1
+    results = []
+    for table in tables:
+        seats = list(table.match.seats.all())
+        results.append(
+            TableResult(
+                round=table.round.number,
+                places={s.player_id: s.place for s in seats},
+                totals={s.player_id: s.total for s in seats},
+                deals_won={
+                    s.player_id: deals_won.get((table.match_id, s.player_id), 0) for s in seats
+                },
+                lost=frozenset(s.player_id for s in seats if s.has_lost),
+            )
+        )
+    return results
+
+
+def _history(tournament: Tournament) -> list[list[list[int]]]:
+    """Earlier rounds' tables as lists of player ids in seat order."""
+    seats = (
+        Seat.objects.filter(match__table__round__tournament=tournament)
+        .order_by("match__table__round__number", "match__table__number", "position")
+        .values_list("match__table__round__number", "match__table__number", "player_id")
+    )
+    rounds: dict[int, dict[int, list[int]]] = {}
+    for round_number, table_number, player_id in seats:
+        rounds.setdefault(round_number, {}).setdefault(table_number, []).append(player_id)
+    return [list(tables.values()) for _number, tables in sorted(rounds.items())]
+
+
+def _present_ids(tournament: Tournament, number: int) -> list[int]:
+    """Players to seat in round `number`: checked in, joined by then, not dropped."""
+    return list(
+        tournament.entrants.filter(checked_in=True, joined_round__lte=number)
+        .exclude(dropped_after_round__lt=number)
+        .order_by("player_id")
+        .values_list("player_id", flat=True)
+    )
+
+
+def _next_round_number(tournament: Tournament) -> int:
+    return tournament.rounds.count() + 1
+
+
+def _has_played(entrant: Entrant) -> bool:
+    return Seat.objects.filter(
+        match__table__round__tournament=entrant.tournament_id, player=entrant.player_id
+    ).exists()
+
+
+def _check_unscored(round_: TournamentRound) -> None:
+    if round_.is_closed or Entry.objects.filter(round__match__table__round=round_).exists():
+        raise TournamentError(
+            _("Scores have been entered in this round, so it cannot be seated again.")
+        )
+
+
+def _lock(tournament: Tournament) -> Tournament:
+    return Tournament.objects.select_for_update().get(pk=tournament.pk)
