@@ -51,3 +51,20 @@
   document.addEventListener("DOMContentLoaded", syncAll);
   document.addEventListener("htmx:afterSettle", syncAll);
 })();
+
+// The round clock on the projector: counts down to data-ends-at, then shows 0:00.
+(function () {
+  "use strict";
+  function tick() {
+    document.querySelectorAll("[data-ends-at]").forEach((clock) => {
+      const left = Math.max(0, Math.round((Date.parse(clock.dataset.endsAt) - Date.now()) / 1000));
+      const minutes = Math.floor(left / 60);
+      const seconds = String(left % 60).padStart(2, "0");
+      clock.textContent = `${minutes}:${seconds}`;
+      clock.classList.toggle("over", left === 0);
+    });
+  }
+  setInterval(tick, 1000);
+  document.addEventListener("DOMContentLoaded", tick);
+  document.addEventListener("htmx:afterSettle", tick);
+})();

@@ -1,12 +1,20 @@
-"""Load a small demo: an account to log in with, a few players, a finished and a running match."""
+"""Load a small demo: an account, a few players, a finished and a running match, a tournament."""
+
+from random import Random
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.utils import timezone
 
 from games import services
 from games.models import Match, Player
-from games.rules import PRESETS
+from games.rules import PRESETS, deck
+from tournaments import services as tournaments
+from tournaments.models import Tournament
+from tournaments.standings import DEFAULT_POINTS
+
+TOURNAMENT_PLAYERS = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor", "Zhenya", "Igor", "Katya"]
 
 DEMO_USERNAME = "demo"
 DEMO_PASSWORD = "play-101-demo"
@@ -54,8 +62,10 @@ class Command(BaseCommand):
             with transaction.atomic():
                 user = User.objects.create_user(DEMO_USERNAME, password=DEMO_PASSWORD)
                 self._create_matches(user)
-        if not Match.objects.filter(created_by=user).exists():
+        if not Match.objects.filter(created_by=user, table=None).exists():
             self._create_matches(user)
+        if not Tournament.objects.filter(created_by=user).exists():
+            self._create_tournament(user)
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo account: username {DEMO_USERNAME!r}, password {DEMO_PASSWORD!r} "
@@ -85,3 +95,53 @@ class Command(BaseCommand):
         )
         for number, outcomes in enumerate(RUNNING_ROUNDS, start=1):
             services.record_round(match=running, number=number, outcomes=outcomes, by=user)
+
+    def _create_tournament(self, user) -> None:
+        """A club evening: 10 players, round 1 played and closed, round 2 under way."""
+        tournament = tournaments.create_tournament(
+            created_by=user,
+            variant=PRESETS["classic"],
+            name="Friday club night",
+            date=timezone.localdate(),
+            place="Club 101",
+            description="Three rounds at tables of four and three, then a final table of four.",
+            preset="classic",
+            rounds_planned=3,
+            table_size=4,
+            match_end="deals",
+            deals_per_match=4,
+            points_by_place={str(k): [float(p) for p in v] for k, v in DEFAULT_POINTS.items()},
+            tie_breaks=["penalty_total", "deals_won", "opponents_points"],
+            final_table_size=4,
+        )
+        tournaments.add_entrants(
+            tournament=tournament, names=["demo", *TOURNAMENT_PLAYERS], by=user, checked_in=True
+        )
+        random = Random(101)
+        first = tournaments.seat_next_round(tournament=tournament, by=user)
+        for table in first.tables.select_related("match"):
+            _play(table.match, user, random, deals=4)
+        tournaments.close_round(round_=first, by=user)
+        second = tournaments.seat_next_round(tournament=tournament, by=user)
+        for table in second.tables.select_related("match")[:2]:
+            _play(table.match, user, random, deals=2)
+
+
+def _play(match, user, random: Random, deals: int) -> None:
+    """Deals of plausible play: one player goes out, the others keep one to four cards."""
+    names = [seat.player.name for seat in match.seats.select_related("player")]
+    for number in range(1, deals + 1):
+        cards = list(deck(36))
+        random.shuffle(cards)
+        winner = random.choice(names)
+        outcomes = {}
+        for name in names:
+            if name == winner:
+                outcomes[name] = {"out": cards.pop().code}
+            else:
+                held = [cards.pop().code for _ in range(random.randint(1, 4))]
+                outcomes[name] = {"hand": " ".join(held)}
+        services.record_round(match=match, number=number, outcomes=outcomes, by=user)
+        match.refresh_from_db()
+        if match.is_finished:
+            break

@@ -1,0 +1,207 @@
+"""Forms of tournaments: the settings, adding players, importing a list."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from games.forms import RulesFormMixin
+from tournaments.models import DEFAULT_TIE_BREAKS, TIE_BREAKS, Tournament
+from tournaments.standings import DEFAULT_POINTS, check_points
+
+TIE_BREAK_SLOTS = len(TIE_BREAKS)
+MAX_ROUNDS = 20
+
+
+def points_text(points) -> str:
+    """3, 1.5, 0 — how a list of points is written in the form."""
+    return ", ".join(format(float(p), "g") for p in points)
+
+
+class TournamentForm(RulesFormMixin, forms.ModelForm):
+    """Everything a director sets: the event, the rules, the tables, points and tie-breaks."""
+
+    points_4 = forms.CharField(label=_("Points by place at a table of 4"), max_length=60)
+    points_3 = forms.CharField(label=_("Points by place at a table of 3"), max_length=60)
+    points_2 = forms.CharField(label=_("Points by place at a table of 2"), max_length=60)
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "name",
+            "date",
+            "place",
+            "description",
+            "rounds_planned",
+            "table_size",
+            "match_end",
+            "deals_per_match",
+            "final_table_size",
+            "registration_open",
+        ]
+        widgets = {
+            "date": forms.DateInput(attrs={"type": "date"}),
+            "description": forms.Textarea(attrs={"rows": 3}),
+            "table_size": forms.RadioSelect,
+            "match_end": forms.RadioSelect,
+        }
+        help_texts = {
+            "final_table_size": _(
+                "Leave empty for no final; 2 to 4 seats the best players at one table "
+                "after the last round."
+            ),
+            "deals_per_match": _("Only when a table's match ends after a fixed number of deals."),
+        }
+
+    def __init__(self, *args, preset: str | None = None, **kwargs):
+        instance = kwargs.get("instance")
+        super().__init__(*args, **kwargs)
+        if instance is not None and instance.pk:
+            self.initial.setdefault("preset", instance.preset)
+            preset = preset or instance.preset
+        self.add_rules_fields(preset)
+        if instance is not None and instance.pk:
+            for name, value in instance.options.items():
+                self.fields[name].initial = value
+        scheme = (
+            {int(k): v for k, v in instance.points_by_place.items()}
+            if instance is not None and instance.pk
+            else DEFAULT_POINTS
+        )
+        for size in (4, 3, 2):
+            self.fields[f"points_{size}"].initial = points_text(scheme[size])
+        order = instance.tie_breaks if instance is not None and instance.pk else DEFAULT_TIE_BREAKS
+        for slot in range(TIE_BREAK_SLOTS):
+            self.fields[f"tie_break_{slot + 1}"] = forms.ChoiceField(
+                label=_("Tie-break %(number)s") % {"number": slot + 1},
+                choices=[("", "—"), *TIE_BREAKS.items()],
+                required=False,
+                initial=order[slot] if slot < len(order) else "",
+            )
+        self.fields["rounds_planned"].widget.attrs.update(min=1, max=MAX_ROUNDS)
+
+    def tie_break_fields(self) -> list[forms.BoundField]:
+        return [self[f"tie_break_{slot + 1}"] for slot in range(TIE_BREAK_SLOTS)]
+
+    def points_fields(self) -> list[forms.BoundField]:
+        return [self["points_4"], self["points_3"], self["points_2"]]
+
+    def clean_rounds_planned(self) -> int:
+        value = self.cleaned_data["rounds_planned"]
+        if not 1 <= value <= MAX_ROUNDS:
+            raise forms.ValidationError(
+                gettext("A tournament has 1 to %(max)s rounds.") % {"max": MAX_ROUNDS}
+            )
+        return value
+
+    def clean_final_table_size(self) -> int | None:
+        value = self.cleaned_data["final_table_size"]
+        if value is not None and not 2 <= value <= 4:
+            raise forms.ValidationError(gettext("A final table seats 2 to 4 players."))
+        return value
+
+    def _clean_points(self, size: int) -> list:
+        text = self.cleaned_data[f"points_{size}"]
+        try:
+            numbers = [float(part) for part in text.replace(";", ",").split(",") if part.strip()]
+            check_points({size: numbers})
+        except ValueError:
+            raise forms.ValidationError(
+                gettext(
+                    "Give %(size)s numbers from the best place to the worst, never rising, "
+                    "e.g. %(example)s."
+                )
+                % {"size": size, "example": points_text(DEFAULT_POINTS[size])}
+            ) from None
+        return [int(n) if n == int(n) else n for n in numbers]
+
+    def clean_points_4(self):
+        return self._clean_points(4)
+
+    def clean_points_3(self):
+        return self._clean_points(3)
+
+    def clean_points_2(self):
+        return self._clean_points(2)
+
+    def clean(self):
+        cleaned = super().clean()
+        order = []
+        for slot in range(TIE_BREAK_SLOTS):
+            name = cleaned.get(f"tie_break_{slot + 1}")
+            if not name:
+                continue
+            if name in order:
+                self.add_error(
+                    f"tie_break_{slot + 1}", gettext("This tie-break is already listed.")
+                )
+            order.append(name)
+        cleaned["tie_breaks"] = order
+        if cleaned.get("match_end") == Tournament.MatchEnd.DEALS:
+            deals = cleaned.get("deals_per_match")
+            if not deals or not 1 <= deals <= 100:
+                self.add_error(
+                    "deals_per_match", gettext("Give the number of deals, from 1 to 100.")
+                )
+        cleaned["variant"] = self.clean_variant(cleaned)
+        if all(f"points_{size}" in cleaned for size in (4, 3, 2)):
+            cleaned["points_by_place"] = {
+                str(size): cleaned[f"points_{size}"] for size in (4, 3, 2)
+            }
+        return cleaned
+
+    def settings(self) -> dict:
+        """The model fields to save, as the services take them."""
+        data = {name: self.cleaned_data[name] for name in self.Meta.fields}
+        data["preset"] = self.cleaned_data["preset"]
+        data["points_by_place"] = self.cleaned_data["points_by_place"]
+        data["tie_breaks"] = self.cleaned_data["tie_breaks"]
+        if data["match_end"] != Tournament.MatchEnd.DEALS:
+            data["deals_per_match"] = None
+        return data
+
+
+class AddPlayersForm(forms.Form):
+    names = forms.CharField(
+        label=_("Players"),
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("One a line: a guest's name, or a registered player's username."),
+    )
+    checked_in = forms.BooleanField(label=_("Checked in already"), required=False)
+
+    def clean_names(self) -> list[str]:
+        names = [line.strip() for line in self.cleaned_data["names"].splitlines() if line.strip()]
+        if not names:
+            raise forms.ValidationError(gettext("Enter at least one name."))
+        too_long = [name for name in names if len(name) > 40]
+        if too_long:
+            raise forms.ValidationError(
+                gettext("A name can have at most 40 characters: %(name)s")
+                % {"name": too_long[0][:50]}
+            )
+        folded = [name.casefold() for name in names]
+        twice = [name for name, key in zip(names, folded, strict=True) if folded.count(key) > 1]
+        if twice:
+            raise forms.ValidationError(
+                gettext("%(name)s is in the list twice.") % {"name": twice[0]}
+            )
+        return names
+
+
+class ImportPlayersForm(forms.Form):
+    file = forms.FileField(
+        label=_("CSV file"),
+        help_text=_("A column “name” (and optionally “checked_in”: yes/no), or one name a line."),
+    )
+
+    def clean_file(self) -> str:
+        upload = self.cleaned_data["file"]
+        if upload.size > 200_000:
+            raise forms.ValidationError(gettext("The file is too large (at most 200 kB)."))
+        try:
+            return upload.read().decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise forms.ValidationError(
+                gettext("The file is not UTF-8 text; save it as CSV (UTF-8).")
+            ) from None

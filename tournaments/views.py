@@ -1,0 +1,504 @@
+"""Views of tournaments: the public page and standings, running rounds, players, exports."""
+
+from __future__ import annotations
+
+import csv
+from functools import wraps
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count, Prefetch, Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+from django.views.decorators.vary import vary_on_headers
+
+from games.labels import changed_options, rules_summary
+from games.models import Seat
+from tournaments import services
+from tournaments.forms import AddPlayersForm, ImportPlayersForm, TournamentForm
+from tournaments.models import TIE_BREAKS, Entrant, Table, Tournament, TournamentRound
+from tournaments.services import TournamentError
+
+
+def _get_tournament(pk: int) -> Tournament:
+    return get_object_or_404(Tournament.objects.select_related("created_by"), pk=pk)
+
+
+def _get_tournament_for_director(request: HttpRequest, pk: int) -> Tournament:
+    """The tournament, if this user directs it; 403 otherwise."""
+    tournament = _get_tournament(pk)
+    if not tournament.is_director(request.user):
+        raise PermissionDenied
+    return tournament
+
+
+def director_action(view):
+    """A POST-only change by a director; a TournamentError becomes a message, nothing saved."""
+
+    @require_POST
+    @wraps(view)
+    def wrapper(request: HttpRequest, pk: int, *args, **kwargs):
+        tournament = _get_tournament_for_director(request, pk)
+        try:
+            return view(request, tournament, *args, **kwargs)
+        except TournamentError as error:
+            messages.error(request, str(error))
+            return redirect(request.POST.get("next") or tournament)
+
+    return wrapper
+
+
+# --- reading -------------------------------------------------------------------------------
+
+
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    tournaments = Tournament.objects.annotate(players=Count("entrants"))
+    return render(
+        request,
+        "tournaments/list.html",
+        {
+            "running": tournaments.filter(status=Tournament.Status.RUNNING),
+            "upcoming": tournaments.filter(status=Tournament.Status.REGISTRATION),
+            "finished": tournaments.filter(status=Tournament.Status.FINISHED)[:20],
+            "mine": Tournament.objects.directed_by(request.user),
+        },
+    )
+
+
+def _rounds_with_tables(tournament: Tournament):
+    """Rounds with their tables, matches and seats, in a fixed number of queries."""
+    return tournament.rounds.prefetch_related(
+        Prefetch(
+            "tables",
+            queryset=Table.objects.select_related("match")
+            .prefetch_related(
+                Prefetch(
+                    "match__seats",
+                    queryset=Seat.objects.select_related("player").order_by("position"),
+                )
+            )
+            .annotate(deals=Count("match__rounds")),
+        )
+    )
+
+
+def _tournament_context(request: HttpRequest, tournament: Tournament) -> dict:
+    is_director = tournament.is_director(request.user)
+    rounds = list(_rounds_with_tables(tournament))
+    my_entry = None
+    if request.user.is_authenticated:
+        my_entry = tournament.entrants.filter(player__user=request.user).first()
+    variant = tournament.variant
+    return {
+        "tournament": tournament,
+        "is_director": is_director,
+        "is_owner": request.user.pk == tournament.created_by_id,
+        "lines": services.standing_lines(tournament),
+        "rounds": rounds,
+        "current": rounds[-1] if rounds else None,
+        "my_entry": my_entry,
+        "summary": rules_summary(variant, tournament.preset),
+        "house_rules": changed_options(variant, tournament.preset),
+        "tie_break_labels": [_tie_break_label(name) for name in tournament.tie_breaks],
+        "entrant_count": tournament.entrants.count(),
+    }
+
+
+def _tie_break_label(name: str) -> str:
+    return str(TIE_BREAKS[name])
+
+
+@vary_on_headers("HX-Request")
+def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = _get_tournament(pk)
+    template = "tournaments/detail.html"
+    if request.htmx:
+        template += "#live"
+    return render(request, template, _tournament_context(request, tournament))
+
+
+@vary_on_headers("HX-Request")
+def projector(request: HttpRequest, pk: int) -> HttpResponse:
+    """Large type for a projector: standings, the current round's tables and its clock."""
+    tournament = _get_tournament(pk)
+    template = "tournaments/projector.html"
+    if request.htmx:
+        template += "#screen"
+    context = _tournament_context(request, tournament)
+    current = context["current"]
+    context["clock_ends_at"] = (
+        current.clock_started_at + timezone.timedelta(minutes=current.clock_minutes)
+        if current and current.clock_started_at and not current.is_closed
+        else None
+    )
+    return render(request, template, context)
+
+
+@vary_on_headers("HX-Request")
+def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    tournament = _get_tournament(pk)
+    round_ = get_object_or_404(_rounds_with_tables(tournament), number=number)
+    template = "tournaments/round.html"
+    if request.htmx:
+        template += "#tables"
+    is_director = tournament.is_director(request.user)
+    tables = list(round_.tables.all())
+    return render(
+        request,
+        template,
+        {
+            "tournament": tournament,
+            "round": round_,
+            "tables": tables,
+            "is_director": is_director,
+            "is_latest": round_.number == tournament.rounds.count(),
+            "unscored": not any(table.deals for table in tables),
+            "all_done": all(table.match.is_finished for table in tables),
+            "players": sorted(
+                (seat for table in tables for seat in table.match.seats.all()),
+                key=lambda seat: seat.player.name.casefold(),
+            ),
+        },
+    )
+
+
+def table_cards(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """Printable cards, one per table: who sits where and the rules in force."""
+    tournament = _get_tournament(pk)
+    round_ = get_object_or_404(_rounds_with_tables(tournament), number=number)
+    return render(
+        request,
+        "tournaments/table_cards.html",
+        {
+            "tournament": tournament,
+            "round": round_,
+            "summary": rules_summary(tournament.variant, tournament.preset),
+            "house_rules": changed_options(tournament.variant, tournament.preset),
+        },
+    )
+
+
+def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = _get_tournament(pk)
+    response = _csv_response(f"tournament-{tournament.pk}-standings.csv")
+    writer = csv.writer(response)
+    names = [_tie_break_label(name) for name in tournament.tie_breaks]
+    writer.writerow([_("Rank"), _("Player"), _("Points"), _("Tables"), *names, _("Dropped")])
+    for line in services.standing_lines(tournament):
+        s = line.standing
+        values = {
+            "penalty_total": s.penalty_total,
+            "deals_won": s.deals_won,
+            "opponents_points": _number(s.opponents_points),
+            "head_to_head": s.head_to_head,
+            "fewest_losses": s.losses,
+        }
+        writer.writerow(
+            [
+                s.rank,
+                line.entrant.player.name,
+                _number(s.points),
+                s.tables,
+                *(values[name] for name in tournament.tie_breaks),
+                _("yes") if line.entrant.has_dropped else "",
+            ]
+        )
+    return response
+
+
+def results_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every table's result: round, table, seat, player, place, total, deals played."""
+    tournament = _get_tournament(pk)
+    response = _csv_response(f"tournament-{tournament.pk}-tables.csv")
+    writer = csv.writer(response)
+    writer.writerow(
+        [
+            _("Round"),
+            _("Table"),
+            _("Seat"),
+            _("Player"),
+            _("Place"),
+            _("Total"),
+            _("Deals"),
+            _("Finished"),
+        ]
+    )
+    for round_ in _rounds_with_tables(tournament):
+        for table in round_.tables.all():
+            for seat in table.match.seats.all():
+                writer.writerow(
+                    [
+                        round_.number,
+                        table.number,
+                        seat.position + 1,
+                        seat.player.name,
+                        seat.place,
+                        seat.total,
+                        table.deals,
+                        _("yes") if table.match.is_finished else _("no"),
+                    ]
+                )
+    return response
+
+
+def _csv_response(filename: str) -> HttpResponse:
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response.write("\ufeff")  # so spreadsheet programs read the names as UTF-8
+    return response
+
+
+def _number(value) -> str:
+    return format(float(value), "g")
+
+
+# --- creating and settings -----------------------------------------------------------------
+
+
+@login_required
+@vary_on_headers("HX-Request")
+def tournament_new(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        form = TournamentForm(request.POST, preset=request.POST.get("preset"))
+        if form.is_valid() and form.cleaned_data["variant"] is not None:
+            tournament = services.create_tournament(
+                created_by=request.user, variant=form.cleaned_data["variant"], **form.settings()
+            )
+            messages.success(request, _("The tournament has been created. Now add the players."))
+            return redirect("tournaments:players", pk=tournament.pk)
+    else:
+        form = TournamentForm(
+            preset=request.GET.get("preset"), initial={"date": timezone.localdate()}
+        )
+    template = "tournaments/form.html"
+    if request.htmx and request.method == "GET":
+        template = "games/new_match.html#options"
+    return render(request, template, {"form": form, "tournament": None})
+
+
+def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = _get_tournament_for_director(request, pk)
+    if request.method == "POST":
+        form = TournamentForm(request.POST, instance=tournament, preset=request.POST.get("preset"))
+        if form.is_valid() and form.cleaned_data["variant"] is not None:
+            try:
+                services.update_tournament(
+                    tournament=Tournament.objects.get(pk=pk),
+                    variant=form.cleaned_data["variant"],
+                    **form.settings(),
+                )
+            except TournamentError as error:
+                form.add_error(None, str(error))
+            else:
+                messages.success(request, _("The tournament's settings have been saved."))
+                return redirect(tournament)
+    else:
+        form = TournamentForm(instance=tournament)
+    return render(request, "tournaments/form.html", {"form": form, "tournament": tournament})
+
+
+def directors(request: HttpRequest, pk: int) -> HttpResponse:
+    """The creator adds or removes co-directors."""
+    tournament = _get_tournament(pk)
+    if request.user.pk != tournament.created_by_id:
+        raise PermissionDenied
+    error = ""
+    if request.method == "POST":
+        username = request.POST.get("username", "").strip()
+        if request.POST.get("action") == "remove":
+            user = tournament.directors.filter(username=username).first()
+            if user is not None:
+                services.remove_director(tournament=tournament, user=user)
+            return redirect("tournaments:directors", pk=pk)
+        if not username:
+            error = _("Enter the username of the new director.")
+        else:
+            try:
+                services.add_director(tournament=tournament, username=username)
+            except TournamentError as failure:
+                error = str(failure)
+            else:
+                messages.success(request, _("%(name)s is now a director.") % {"name": username})
+                return redirect("tournaments:directors", pk=pk)
+    return render(
+        request,
+        "tournaments/directors.html",
+        {
+            "tournament": tournament,
+            "directors": tournament.directors.order_by("username"),
+            "error": error,
+        },
+    )
+
+
+# --- players -------------------------------------------------------------------------------
+
+
+def players(request: HttpRequest, pk: int) -> HttpResponse:
+    """The director's list: add, import, check in, drop out."""
+    tournament = _get_tournament_for_director(request, pk)
+    add_form, import_form = AddPlayersForm(prefix="add"), ImportPlayersForm(prefix="import")
+    if request.method == "POST":
+        which = request.POST.get("form")
+        try:
+            if which == "add":
+                add_form = AddPlayersForm(request.POST, prefix="add")
+                if add_form.is_valid():
+                    added = services.add_entrants(
+                        tournament=tournament,
+                        names=add_form.cleaned_data["names"],
+                        by=request.user,
+                        checked_in=add_form.cleaned_data["checked_in"],
+                    )
+                    messages.success(
+                        request, _("Added: %(names)s.") % {"names": ", ".join(map(str, added))}
+                    )
+                    return redirect("tournaments:players", pk=pk)
+            elif which == "import":
+                import_form = ImportPlayersForm(request.POST, request.FILES, prefix="import")
+                if import_form.is_valid():
+                    added = services.import_entrants(
+                        tournament=tournament,
+                        text=import_form.cleaned_data["file"],
+                        by=request.user,
+                    )
+                    messages.success(
+                        request, _("%(count)s players imported.") % {"count": len(added)}
+                    )
+                    return redirect("tournaments:players", pk=pk)
+        except TournamentError as error:
+            target = add_form if which == "add" else import_form
+            target.add_error(None, str(error))
+    entrants = tournament.entrants.select_related("player__user").annotate(
+        tables=Count(
+            "player__seats",
+            filter=Q(player__seats__match__table__round__tournament=tournament),
+        )
+    )
+    return render(
+        request,
+        "tournaments/players.html",
+        {
+            "tournament": tournament,
+            "entrants": entrants,
+            "add_form": add_form,
+            "import_form": import_form,
+            "checked_in": sum(e.checked_in and not e.has_dropped for e in entrants),
+        },
+    )
+
+
+@director_action
+def entrant_action(request: HttpRequest, tournament: Tournament, entrant_pk: int):
+    entrant = get_object_or_404(Entrant, pk=entrant_pk, tournament=tournament)
+    action = request.POST.get("action")
+    if action == "check_in":
+        services.set_checked_in(entrant=entrant, checked_in=True)
+    elif action == "check_out":
+        services.set_checked_in(entrant=entrant, checked_in=False)
+    elif action == "drop":
+        services.drop(entrant=entrant)
+        messages.success(request, _("%(name)s has dropped out.") % {"name": entrant})
+    elif action == "undrop":
+        services.undrop(entrant=entrant)
+    elif action == "remove":
+        services.withdraw(entrant=entrant)
+        messages.success(request, _("%(name)s has been removed.") % {"name": entrant})
+    else:
+        raise TournamentError(_("Unknown action."))
+    return redirect("tournaments:players", pk=tournament.pk)
+
+
+@login_required
+@require_POST
+def register(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = _get_tournament(pk)
+    try:
+        services.register(tournament=tournament, user=request.user)
+    except TournamentError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, _("You are registered. Check in with the director on the day."))
+    return redirect(tournament)
+
+
+@login_required
+@require_POST
+def unregister(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = _get_tournament(pk)
+    entrant = tournament.entrants.filter(player__user=request.user).first()
+    if entrant is not None:
+        services.withdraw(entrant=entrant)
+        messages.success(request, _("You have left the tournament."))
+    return redirect(tournament)
+
+
+# --- running rounds ------------------------------------------------------------------------
+
+
+@director_action
+def seat_round(request: HttpRequest, tournament: Tournament):
+    round_ = services.seat_next_round(tournament=tournament, by=request.user)
+    messages.success(request, _("%(round)s has been seated.") % {"round": round_})
+    return redirect("tournaments:round", pk=tournament.pk, number=round_.number)
+
+
+@director_action
+def reseat_round(request: HttpRequest, tournament: Tournament, number: int):
+    round_ = get_object_or_404(TournamentRound, tournament=tournament, number=number)
+    round_ = services.reseat_round(round_=round_, by=request.user)
+    messages.success(request, _("%(round)s has been seated again.") % {"round": round_})
+    return redirect("tournaments:round", pk=tournament.pk, number=round_.number)
+
+
+@director_action
+def swap(request: HttpRequest, tournament: Tournament, number: int):
+    round_ = get_object_or_404(TournamentRound, tournament=tournament, number=number)
+    try:
+        first, second = int(request.POST["first"]), int(request.POST["second"])
+    except (KeyError, ValueError):
+        raise TournamentError(_("Choose two different players of this round.")) from None
+    services.swap_players(round_=round_, first=first, second=second)
+    messages.success(request, _("The two players have swapped seats."))
+    return redirect("tournaments:round", pk=tournament.pk, number=number)
+
+
+@director_action
+def close_table(request: HttpRequest, tournament: Tournament, number: int, table: int):
+    table_ = get_object_or_404(
+        Table.objects.select_related("match"),
+        round__tournament=tournament,
+        round__number=number,
+        number=table,
+    )
+    services.close_table(table=table_, by=request.user)
+    messages.success(request, _("%(table)s has been closed.") % {"table": table_})
+    return redirect("tournaments:round", pk=tournament.pk, number=number)
+
+
+@director_action
+def close_round(request: HttpRequest, tournament: Tournament, number: int):
+    round_ = get_object_or_404(TournamentRound, tournament=tournament, number=number)
+    services.close_round(round_=round_, by=request.user)
+    messages.success(
+        request, _("%(round)s is closed; the standings are updated.") % {"round": round_}
+    )
+    return redirect(tournament)
+
+
+@director_action
+def start_clock(request: HttpRequest, tournament: Tournament, number: int):
+    round_ = get_object_or_404(TournamentRound, tournament=tournament, number=number)
+    try:
+        minutes = int(request.POST.get("minutes", ""))
+    except ValueError:
+        minutes = 0
+    if not 1 <= minutes <= 600:
+        raise TournamentError(_("The round clock runs for 1 to 600 minutes."))
+    services.start_clock(round_=round_, minutes=minutes)
+    messages.success(request, _("The round clock has started."))
+    return redirect("tournaments:round", pk=tournament.pk, number=number)
