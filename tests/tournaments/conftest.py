@@ -1,0 +1,36 @@
+"""Tournament fixtures: alice directs, bob co-directs, carol plays, dave only watches."""
+
+import pytest
+
+from games.rules import PRESETS
+from tournaments import services
+from tournaments.standings import DEFAULT_POINTS
+
+
+@pytest.fixture
+def dave(django_user_model):
+    return django_user_model.objects.create_user("dave", "dave@example.com", "dave-password")
+
+
+def make_tournament(creator, **changes):
+    settings = {
+        "name": "Club night",
+        "date": "2026-11-22",
+        "place": "Club",
+        "preset": "classic",
+        "rounds_planned": 2,
+        "table_size": 4,
+        "match_end": "played_out",
+        "points_by_place": {str(k): [float(p) for p in v] for k, v in DEFAULT_POINTS.items()},
+        "tie_breaks": ["penalty_total", "deals_won"],
+    } | changes
+    return services.create_tournament(created_by=creator, variant=PRESETS["classic"], **settings)
+
+
+@pytest.fixture
+def tournament(alice):
+    return make_tournament(alice)
+
+
+def enter(tournament, names, by, checked_in=True):
+    return services.add_entrants(tournament=tournament, names=names, by=by, checked_in=checked_in)

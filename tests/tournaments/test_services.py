@@ -1,0 +1,226 @@
+"""Running a tournament through its services: entrants, seating, closing, integrity."""
+
+import threading
+
+import pytest
+from django.db import connection
+
+from games import services as games
+from games.models import Match
+from tests.tournaments.conftest import enter, make_tournament
+from tournaments import services
+from tournaments.models import Entrant, TournamentRound
+from tournaments.services import TournamentError
+
+pytestmark = pytest.mark.django_db
+
+
+def seated(round_):
+    return [
+        [seat.player.name for seat in table.match.seats.order_by("position")]
+        for table in round_.tables.order_by("number")
+    ]
+
+
+def play_out(match, by, winner_index=0):
+    """One deal that ends a classic match: everyone but the winner goes over 101."""
+    seats = list(match.seats.select_related("player").order_by("position"))
+    outcomes = {}
+    for index, seat in enumerate(seats):
+        if index == winner_index:
+            outcomes[seat.player.name] = {"out": "6C"}
+        else:
+            outcomes[seat.player.name] = {"points": 102 + index}
+    number = match.rounds.count() + 1
+    games.record_round(match=match, number=number, outcomes=outcomes, by=by)
+
+
+def test_ten_players_are_seated_at_tables_of_four_three_and_three(alice, tournament):
+    enter(tournament, [f"P{i}" for i in range(10)], alice)
+    round_ = services.seat_next_round(tournament=tournament, by=alice)
+    sizes = sorted(len(names) for names in seated(round_))
+    assert sizes == [3, 3, 4]
+    assert sorted(name for names in seated(round_) for name in names) == [
+        f"P{i}" for i in range(10)
+    ]
+    assert round_.seed  # recorded, so the seating can be reproduced
+
+
+def test_only_checked_in_players_are_seated(alice, tournament):
+    enter(tournament, ["A", "B", "C"], alice)
+    enter(tournament, ["Late"], alice, checked_in=False)
+    round_ = services.seat_next_round(tournament=tournament, by=alice)
+    assert "Late" not in [name for names in seated(round_) for name in names]
+
+
+def test_a_round_cannot_be_seated_while_the_last_one_is_open(alice, tournament):
+    enter(tournament, ["A", "B", "C", "D"], alice)
+    services.seat_next_round(tournament=tournament, by=alice)
+    with pytest.raises(TournamentError, match="still being played"):
+        services.seat_next_round(tournament=tournament, by=alice)
+
+
+def test_closing_a_round_needs_every_table_finished(alice, tournament):
+    enter(tournament, ["A", "B", "C", "D", "E", "F"], alice)
+    round_ = services.seat_next_round(tournament=tournament, by=alice)
+    first, second = [t.match for t in round_.tables.order_by("number")]
+    play_out(first, alice)
+    with pytest.raises(TournamentError, match="have not finished: 2"):
+        services.close_round(round_=round_, by=alice)
+    services.close_table(table=second.table, by=alice)
+    services.close_round(round_=round_, by=alice)
+    assert TournamentRound.objects.get().is_closed
+
+
+def test_standings_follow_a_corrected_table_at_once(alice, tournament):
+    enter(tournament, ["A", "B", "C"], alice)
+    round_ = services.seat_next_round(tournament=tournament, by=alice)
+    match = round_.tables.get().match
+    play_out(match, alice, winner_index=0)
+    winner = match.seats.get(position=0).player_id
+    assert services.standings_of(tournament)[0].player == winner
+    # The scorekeeper corrects the deal: the second seat went out instead.
+    seats = list(match.seats.select_related("player").order_by("position"))
+    games.change_round(
+        match=match,
+        number=1,
+        outcomes={
+            seats[0].player.name: {"points": 150},
+            seats[1].player.name: {"out": "6C"},
+            seats[2].player.name: {"points": 150},
+        },
+        by=alice,
+    )
+    assert services.standings_of(tournament)[0].player == seats[1].player_id
+
+
+def test_later_rounds_avoid_repeat_meetings_and_the_final_seats_the_top(alice, tournament):
+    tournament.final_table_size = 4
+    tournament.save()
+    # 16 players at 4 tables of 4 can meet 3 new players each in round 2.
+    names = [f"P{i}" for i in range(16)]
+    enter(tournament, names, alice)
+    for _ in range(2):
+        round_ = services.seat_next_round(tournament=tournament, by=alice)
+        for table in round_.tables.all():
+            play_out(table.match, alice)
+        services.close_round(round_=round_, by=alice)
+    first, second = [seated(r) for r in TournamentRound.objects.order_by("number")]
+    met = {frozenset((a, b)) for table in first for a in table for b in table if a != b}
+    again = {frozenset((a, b)) for table in second for a in table for b in table if a != b}
+    assert not met & again
+    final = services.seat_next_round(tournament=tournament, by=alice)
+    assert final.is_final
+    top = [line.player for line in services.standings_of(tournament)][:4]
+    assert sorted(s.player_id for s in final.tables.get().match.seats.all()) == sorted(top)
+    for table in final.tables.all():
+        play_out(table.match, alice)
+    services.close_round(round_=final, by=alice)
+    tournament.refresh_from_db()
+    assert tournament.status == "finished"
+    with pytest.raises(TournamentError, match="Every round"):
+        services.seat_next_round(tournament=tournament, by=alice)
+
+
+def test_a_dropped_player_keeps_their_results_and_is_not_seated_again(alice, tournament):
+    enter(tournament, ["A", "B", "C", "D"], alice)
+    round_ = services.seat_next_round(tournament=tournament, by=alice)
+    for table in round_.tables.all():
+        play_out(table.match, alice)
+    services.close_round(round_=round_, by=alice)
+    dropped = Entrant.objects.get(player__name="D")
+    services.drop(entrant=dropped)
+    second = services.seat_next_round(tournament=tournament, by=alice)
+    assert "D" not in [name for names in seated(second) for name in names]
+    lines = {line.player: line for line in services.standings_of(tournament)}
+    assert lines[dropped.player_id].tables == 1
+
+
+def test_a_late_entry_joins_from_the_next_round(alice, tournament):
+    enter(tournament, ["A", "B", "C"], alice)
+    round_ = services.seat_next_round(tournament=tournament, by=alice)
+    (late,) = enter(tournament, ["Late"], alice)
+    assert late.joined_round == 2
+    play_out(round_.tables.get().match, alice)
+    services.close_round(round_=round_, by=alice)
+    second = services.seat_next_round(tournament=tournament, by=alice)
+    assert "Late" in [name for names in seated(second) for name in names]
+
+
+def test_a_round_is_seated_again_only_until_its_first_score(alice, tournament):
+    enter(tournament, [f"P{i}" for i in range(8)], alice)
+    round_ = services.seat_next_round(tournament=tournament, by=alice)
+    old_matches = [t.match_id for t in round_.tables.all()]
+    again = services.reseat_round(round_=round_, by=alice)
+    assert again.number == 1
+    assert not Match.objects.filter(pk__in=old_matches).exists()
+    play_out(again.tables.first().match, alice)
+    with pytest.raises(TournamentError, match="cannot be seated again"):
+        services.reseat_round(round_=again, by=alice)
+
+
+def test_two_players_swap_seats_before_any_score(alice, tournament):
+    enter(tournament, [f"P{i}" for i in range(8)], alice)
+    round_ = services.seat_next_round(tournament=tournament, by=alice)
+    a, b = seated(round_)[0][0], seated(round_)[1][0]
+    ids = dict(tournament.entrants.values_list("player__name", "player_id"))
+    services.swap_players(round_=round_, first=ids[a], second=ids[b])
+    assert seated(round_)[0][0] == b and seated(round_)[1][0] == a
+    play_out(round_.tables.first().match, alice)
+    with pytest.raises(TournamentError, match="seats are fixed"):
+        services.swap_players(round_=round_, first=ids[a], second=ids[b])
+
+
+def test_import_checks_every_line_before_adding_anyone(alice, tournament):
+    with pytest.raises(TournamentError, match="Line 3: anna is in the list twice"):
+        services.import_entrants(tournament=tournament, text="name\nAnna\nanna\n", by=alice)
+    assert not tournament.entrants.exists()
+    added = services.import_entrants(
+        tournament=tournament, text="name,checked_in\nAnna,yes\nBoris,no\n", by=alice
+    )
+    assert [(e.player.name, e.checked_in) for e in added] == [("Anna", True), ("Boris", False)]
+    plain = services.import_entrants(tournament=tournament, text="Vera\nGleb\n", by=alice)
+    assert [e.player.name for e in plain] == ["Vera", "Gleb"]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "no players"),
+        ("name,checked_in\nAnna,maybe\n", "checked_in must be yes or no"),
+        ("name\n" + "x" * 41 + "\n", "at most 40 characters"),
+        ("name,checked_in\n,yes\n", "Line 2 has no name"),
+    ],
+)
+def test_a_bad_import_says_which_line_is_wrong(alice, tournament, text, message):
+    with pytest.raises(TournamentError, match=message):
+        services.import_entrants(tournament=tournament, text=text, by=alice)
+    assert not tournament.entrants.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_directors_seating_at_once_make_one_seating(alice, bob):
+    tournament = make_tournament(alice)
+    services.add_director(tournament=tournament, username="bob")
+    enter(tournament, [f"P{i}" for i in range(12)], alice)
+    barrier, outcomes = threading.Barrier(2), []
+
+    def seat(user):
+        try:
+            barrier.wait()
+            services.seat_next_round(tournament=tournament, by=user)
+            outcomes.append("seated")
+        except TournamentError as error:
+            outcomes.append(str(error))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=seat, args=(user,)) for user in (alice, bob)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert sorted(outcomes)[-1] == "seated"
+    assert outcomes.count("seated") == 1
+    assert TournamentRound.objects.filter(tournament=tournament).count() == 1
+    assert Match.objects.filter(table__round__tournament=tournament).count() == 3
