@@ -13,6 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 
@@ -367,7 +368,11 @@ def players(request: HttpRequest, pk: int) -> HttpResponse:
                         by=request.user,
                     )
                     messages.success(
-                        request, _("%(count)s players imported.") % {"count": len(added)}
+                        request,
+                        ngettext(
+                            "%(count)s player imported.", "%(count)s players imported.", len(added)
+                        )
+                        % {"count": len(added)},
                     )
                     return redirect("tournaments:players", pk=pk)
         except TournamentError as error:

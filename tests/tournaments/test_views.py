@@ -1,0 +1,376 @@
+"""Tournament pages by role: director, co-director, seated player, another user, anonymous."""
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from games import services as games
+from games.rules import PRESETS
+from tests.tournaments.conftest import enter
+from tournaments import services
+from tournaments.models import Tournament, TournamentRound
+
+pytestmark = pytest.mark.django_db
+
+
+def form_data(**changes):
+    data = {
+        "name": "Club night",
+        "date": "2026-11-22",
+        "place": "Club",
+        "description": "",
+        "rounds_planned": "3",
+        "table_size": "4",
+        "match_end": "played_out",
+        "deals_per_match": "",
+        "final_table_size": "",
+        "registration_open": "on",
+        "points_4": "3, 2, 1, 0",
+        "points_3": "3, 1.5, 0",
+        "points_2": "3, 0",
+        "tie_break_1": "penalty_total",
+        "tie_break_2": "deals_won",
+        "preset": "classic",
+    }
+    for name, value in PRESETS["classic"].as_dict().items():
+        if value is True:
+            data[name] = "on"
+        elif value is not False:
+            data[name] = str(value)
+    data.update(changes)
+    return {k: v for k, v in data.items() if v is not None}
+
+
+@pytest.fixture
+def running(alice, bob, carol, tournament):
+    """Round 1 seated: carol (an account) and five guests; bob co-directs."""
+    services.add_director(tournament=tournament, username="bob")
+    enter(tournament, ["carol", "G1", "G2", "G3", "G4", "G5"], alice)
+    services.seat_next_round(tournament=tournament, by=alice)
+    return tournament
+
+
+def carols_table(tournament):
+    round_ = tournament.rounds.get()
+    for table in round_.tables.all():
+        if table.match.seats.filter(player__user__username="carol").exists():
+            mine = table
+        else:
+            other = table
+    return mine, other
+
+
+def deal(match):
+    """Form data of one deal of `match`: the first seat goes out, the others hold a card."""
+    seats = list(match.seats.order_by("position"))
+    data = {"number": str(match.rounds.count() + 1), "action": "save"}
+    cards = iter(["6♣", "7♣", "8♣", "9♣"])
+    for index, seat in enumerate(seats):
+        data[f"s{seat.position}-kind"] = "out" if index == 0 else "hand"
+        data[f"s{seat.position}-cards"] = next(cards)
+    return data
+
+
+# --- reading -------------------------------------------------------------------------------
+
+
+def test_everyone_can_read_a_tournament(client, running):
+    pk = running.pk
+    for url in [
+        reverse("tournaments:list"),
+        reverse("tournaments:detail", args=[pk]),
+        reverse("tournaments:projector", args=[pk]),
+        reverse("tournaments:round", args=[pk, 1]),
+        reverse("tournaments:cards", args=[pk, 1]),
+        reverse("tournaments:standings_csv", args=[pk]),
+        reverse("tournaments:results_csv", args=[pk]),
+    ]:
+        assert client.get(url).status_code == 200, url
+
+
+def test_the_tournament_list_has_empty_states(client):
+    page = client.get(reverse("tournaments:list")).content.decode()
+    assert "No tournament is being played right now." in page
+
+
+def test_the_standings_csv_lists_every_player_with_the_tie_breaks(client, running, alice):
+    mine, other = carols_table(running)
+    for table in (mine, other):
+        seats = list(table.match.seats.select_related("player").order_by("position"))
+        games.record_round(
+            match=table.match,
+            number=1,
+            outcomes={
+                s.player.name: ({"out": "6C"} if i == 0 else {"points": 150})
+                for i, s in enumerate(seats)
+            },
+            by=alice,
+        )
+    text = client.get(reverse("tournaments:standings_csv", args=[running.pk])).content.decode()
+    lines = text.lstrip("\ufeff").splitlines()
+    assert (
+        lines[0]
+        == "Rank,Player,Points,Tables,Total penalty points (fewer is better),Deals won,Dropped"
+    )
+    assert len(lines) == 7
+    # Each table's winner went out at once: 3 points, 0 penalty, 1 deal won, tied first.
+    winners = [line.split(",") for line in lines[1:3]]
+    assert [(w[0], w[2], w[3], w[4], w[5]) for w in winners] == [("1", "3", "1", "0", "1")] * 2
+
+
+def test_the_projector_shows_the_round_clock(client, alice, running):
+    round_ = running.rounds.get()
+    client.force_login(alice)
+    client.post(reverse("tournaments:clock", args=[running.pk, 1]), {"minutes": "45"})
+    round_.refresh_from_db()
+    assert round_.clock_minutes == 45 and round_.clock_started_at is not None
+    page = client.get(reverse("tournaments:projector", args=[running.pk])).content.decode()
+    assert "data-ends-at=" in page
+
+
+def test_the_table_cards_name_the_seats_and_the_rules(client, running):
+    page = client.get(reverse("tournaments:cards", args=[running.pk, 1])).content.decode()
+    assert "Seat 1" in page and "leads first" in page
+    assert "Classic: 36 cards, 4 each" in page
+
+
+# --- roles ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("who", ["anonymous", "carol", "dave"])
+def test_only_directors_change_a_tournament(client, running, carol, dave, who):
+    if who != "anonymous":
+        client.force_login({"carol": carol, "dave": dave}[who])
+    pk = running.pk
+    entrant = running.entrants.first()
+    attempts = [
+        client.get(reverse("tournaments:edit", args=[pk])),
+        client.post(reverse("tournaments:edit", args=[pk]), form_data(name="Taken")),
+        client.get(reverse("tournaments:players", args=[pk])),
+        client.post(reverse("tournaments:players", args=[pk]), {"form": "add", "add-names": "X"}),
+        client.post(reverse("tournaments:entrant", args=[pk, entrant.pk]), {"action": "drop"}),
+        client.post(reverse("tournaments:seat", args=[pk])),
+        client.post(reverse("tournaments:reseat", args=[pk, 1])),
+        client.post(reverse("tournaments:close_round", args=[pk, 1])),
+        client.post(reverse("tournaments:close_table", args=[pk, 1, 1])),
+        client.post(reverse("tournaments:clock", args=[pk, 1]), {"minutes": "30"}),
+        client.post(reverse("tournaments:swap", args=[pk, 1]), {"first": "1", "second": "2"}),
+        client.get(reverse("tournaments:directors", args=[pk])),
+    ]
+    assert [r.status_code for r in attempts] == [403] * len(attempts)
+    running.refresh_from_db()
+    assert running.name == "Club night"
+    assert running.entrants.count() == 6
+    assert TournamentRound.objects.get().seed == running.rounds.get().seed
+    assert not running.rounds.get().clock_started_at
+
+
+def test_a_co_director_runs_the_tournament(client, bob, running):
+    client.force_login(bob)
+    assert client.get(reverse("tournaments:players", args=[running.pk])).status_code == 200
+    response = client.post(reverse("tournaments:reseat", args=[running.pk, 1]), follow=True)
+    assert "Round 1 has been seated again." in response.content.decode()
+    # Only the creator manages the directors.
+    assert client.get(reverse("tournaments:directors", args=[running.pk])).status_code == 403
+
+
+def test_a_seated_player_keeps_score_at_their_own_table_only(client, carol, dave, running):
+    mine, other = carols_table(running)
+    client.force_login(carol)
+    response = client.post(reverse("games:round_new", args=[mine.match.pk]), deal(mine.match))
+    assert response.status_code == 302
+    assert mine.match.rounds.count() == 1
+    response = client.post(reverse("games:round_new", args=[other.match.pk]), deal(other.match))
+    assert response.status_code == 403
+    client.force_login(dave)
+    response = client.post(reverse("games:round_new", args=[mine.match.pk]), deal(mine.match))
+    assert response.status_code == 403
+    assert mine.match.rounds.count() == 1
+
+
+def test_directors_keep_score_at_every_table(client, bob, running):
+    _mine, other = carols_table(running)
+    client.force_login(bob)
+    response = client.post(reverse("games:round_new", args=[other.match.pk]), deal(other.match))
+    assert response.status_code == 302
+
+
+# --- creating and bad input ----------------------------------------------------------------
+
+
+def test_a_director_creates_a_tournament_with_house_rules(client, alice):
+    client.force_login(alice)
+    response = client.post(reverse("tournaments:new"), form_data(reset_at_100=None))
+    tournament = Tournament.objects.get()
+    assert response["Location"] == reverse("tournaments:players", args=[tournament.pk])
+    assert tournament.variant.reset_at_100 is False
+    assert tournament.points_by_place == {"4": [3, 2, 1, 0], "3": [3, 1.5, 0], "2": [3, 0]}
+    assert tournament.tie_breaks == ["penalty_total", "deals_won"]
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"name": ""}, "This field is required."),
+        ({"rounds_planned": "0"}, "A tournament has 1 to 20 rounds."),
+        ({"points_4": "3, 2, 1"}, "Give 4 numbers from the best place to the worst"),
+        ({"points_3": "0, 1, 2"}, "Give 3 numbers from the best place to the worst"),
+        ({"points_2": "three, none"}, "Give 2 numbers"),
+        ({"tie_break_2": "penalty_total"}, "This tie-break is already listed."),
+        ({"match_end": "deals"}, "Give the number of deals, from 1 to 100."),
+        ({"final_table_size": "7"}, "A final table seats 2 to 4 players."),
+        ({"table_size": "5"}, "Select a valid choice"),
+        ({"date": "tomorrow"}, "Enter a valid date."),
+    ],
+)
+def test_a_bad_tournament_form_says_what_is_wrong(client, alice, changes, message):
+    client.force_login(alice)
+    response = client.post(reverse("tournaments:new"), form_data(**changes))
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert not Tournament.objects.exists()
+
+
+def test_the_rules_cannot_change_after_round_one(client, alice, running):
+    client.force_login(alice)
+    url = reverse("tournaments:edit", args=[running.pk])
+    response = client.post(url, form_data(nine_points="9"))
+    assert (
+        "The rules and tables cannot change once the first round is seated."
+        in response.content.decode()
+    )
+    running.refresh_from_db()
+    assert running.variant.nine_points == 0
+    response = client.post(url, form_data(name="Friday night"))
+    assert response.status_code == 302
+    running.refresh_from_db()
+    assert running.name == "Friday night"
+
+
+def test_seating_with_too_few_players_says_so(client, alice, tournament):
+    client.force_login(alice)
+    enter(tournament, ["Solo"], alice)
+    response = client.post(reverse("tournaments:seat", args=[tournament.pk]), follow=True)
+    assert (
+        "At least two checked-in players are needed to seat a round." in response.content.decode()
+    )
+    assert not tournament.rounds.exists()
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"first": "x", "second": "1"}, "Choose two different players"),
+        ({}, "Choose two different players"),
+    ],
+)
+def test_a_bad_swap_says_so(client, alice, running, data, message):
+    client.force_login(alice)
+    response = client.post(reverse("tournaments:swap", args=[running.pk, 1]), data, follow=True)
+    assert message in response.content.decode()
+
+
+@pytest.mark.parametrize("minutes", ["0", "abc", "100000"])
+def test_a_bad_clock_says_so(client, alice, running, minutes):
+    client.force_login(alice)
+    response = client.post(
+        reverse("tournaments:clock", args=[running.pk, 1]), {"minutes": minutes}, follow=True
+    )
+    assert "The round clock runs for 1 to 600 minutes." in response.content.decode()
+    assert not running.rounds.get().clock_started_at
+
+
+def test_closing_an_unfinished_round_says_which_tables(client, alice, running):
+    client.force_login(alice)
+    response = client.post(reverse("tournaments:close_round", args=[running.pk, 1]), follow=True)
+    assert "These tables have not finished: 1, 2." in response.content.decode()
+    assert not running.rounds.get().is_closed
+
+
+# --- players -------------------------------------------------------------------------------
+
+
+def test_players_register_themselves_while_registration_is_open(client, carol, tournament):
+    client.force_login(carol)
+    client.post(reverse("tournaments:register", args=[tournament.pk]))
+    assert tournament.entrants.filter(player__user=carol).exists()
+    response = client.post(reverse("tournaments:register", args=[tournament.pk]), follow=True)
+    assert "You are already registered." in response.content.decode()
+    tournament.registration_open = False
+    tournament.save()
+    client.post(reverse("tournaments:unregister", args=[tournament.pk]))
+    response = client.post(reverse("tournaments:register", args=[tournament.pk]), follow=True)
+    assert "Registration for this tournament is closed." in response.content.decode()
+    assert not tournament.entrants.exists()
+
+
+def test_registering_needs_an_account(client, tournament):
+    response = client.post(reverse("tournaments:register", args=[tournament.pk]))
+    assert response.status_code == 302
+    assert not tournament.entrants.exists()
+
+
+def test_a_director_adds_checks_in_and_imports_players(client, alice, tournament):
+    client.force_login(alice)
+    url = reverse("tournaments:players", args=[tournament.pk])
+    client.post(url, {"form": "add", "add-names": "Anna\nBoris\n"})
+    anna = tournament.entrants.get(player__name="Anna")
+    assert not anna.checked_in
+    client.post(
+        reverse("tournaments:entrant", args=[tournament.pk, anna.pk]), {"action": "check_in"}
+    )
+    anna.refresh_from_db()
+    assert anna.checked_in
+    upload = SimpleUploadedFile("players.csv", b"name,checked_in\nVera,yes\n")
+    response = client.post(url, {"form": "import", "import-file": upload}, follow=True)
+    assert (
+        "1 players imported." in response.content.decode()
+        or "1 player" in response.content.decode()
+    )
+    assert tournament.entrants.get(player__name="Vera").checked_in
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"form": "add", "add-names": "  "}, "This field is required."),
+        ({"form": "add", "add-names": "Anna\nanna"}, "Anna is in the list twice."),
+        ({"form": "add", "add-names": "x" * 41}, "A name can have at most 40 characters"),
+    ],
+)
+def test_adding_bad_names_says_what_is_wrong(client, alice, tournament, data, message):
+    client.force_login(alice)
+    response = client.post(reverse("tournaments:players", args=[tournament.pk]), data)
+    assert message in response.content.decode()
+    assert not tournament.entrants.exists()
+
+
+def test_adding_someone_twice_is_refused(client, alice, tournament):
+    client.force_login(alice)
+    url = reverse("tournaments:players", args=[tournament.pk])
+    client.post(url, {"form": "add", "add-names": "Anna"})
+    response = client.post(url, {"form": "add", "add-names": "Boris\nAnna"})
+    assert "Already entered: Anna." in response.content.decode()
+    assert tournament.entrants.count() == 1
+
+
+def test_a_file_that_is_not_utf8_is_refused(client, alice, tournament):
+    client.force_login(alice)
+    upload = SimpleUploadedFile("players.csv", "name\nВера\n".encode("cp1251"))
+    response = client.post(
+        reverse("tournaments:players", args=[tournament.pk]),
+        {"form": "import", "import-file": upload},
+    )
+    assert "The file is not UTF-8 text" in response.content.decode()
+    assert not tournament.entrants.exists()
+
+
+def test_the_creator_adds_a_co_director(client, alice, bob, tournament):
+    client.force_login(alice)
+    url = reverse("tournaments:directors", args=[tournament.pk])
+    response = client.post(url, {"username": "nobody"})
+    assert "There is no account called “nobody”." in response.content.decode()
+    client.post(url, {"username": "bob"})
+    assert tournament.is_director(bob)
+    client.post(url, {"username": "bob", "action": "remove"})
+    assert not tournament.is_director(bob)
