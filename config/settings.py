@@ -1,6 +1,7 @@
 """Settings for the 101 site: one module, every deployment difference read from the environment."""
 
 import os
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -104,8 +105,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Writers take the lock when their transaction starts, so two requests changing the
     # same match or tournament queue up instead of failing with "database is locked".
     DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
-    # A file, not shared memory, so that tests of concurrent requests queue as in production.
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
+    # A file, not shared memory, so that tests of concurrent requests queue as in production;
+    # one per test process, so that two test runs on one machine do not meet.
+    DATABASES["default"]["TEST"] = {
+        "NAME": str(Path(tempfile.gettempdir()) / f"sto-odno-test-{os.getpid()}.sqlite3")
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Several app servers share rate limits and sessions only through a shared cache (Redis).

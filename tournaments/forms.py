@@ -166,7 +166,7 @@ class AddPlayersForm(forms.Form):
     names = forms.CharField(
         label=_("Players"),
         widget=forms.Textarea(attrs={"rows": 3}),
-        help_text=_("One a line: a guest's name, or a registered player's username."),
+        help_text=_("One per line: a guest's name, or a registered player's username."),
     )
     checked_in = forms.BooleanField(label=_("Checked in already"), required=False)
 
@@ -192,7 +192,7 @@ class AddPlayersForm(forms.Form):
 class ImportPlayersForm(forms.Form):
     file = forms.FileField(
         label=_("CSV file"),
-        help_text=_("A column “name” (and optionally “checked_in”: yes/no), or one name a line."),
+        help_text=_("A column “name” (and optionally “checked_in”: yes/no), or one name per line."),
     )
 
     def clean_file(self) -> str:

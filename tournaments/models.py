@@ -7,6 +7,7 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.labels import PRESET_LABELS
 from games.models import Match, Player
@@ -34,9 +35,9 @@ class Tournament(models.Model):
     """A club tournament: rounds of matches at tables of three and four, with standings."""
 
     class Status(models.TextChoices):
-        REGISTRATION = "registration", _("registration")
-        RUNNING = "running", _("running")
-        FINISHED = "finished", _("finished")
+        REGISTRATION = "registration", pgettext_lazy("tournament status", "registration")
+        RUNNING = "running", pgettext_lazy("tournament status", "running")
+        FINISHED = "finished", pgettext_lazy("tournament status", "finished")
 
     class TableSize(models.IntegerChoices):
         FOUR = 4, _("4 players (tables of 3 where the count needs them)")
@@ -69,7 +70,7 @@ class Tournament(models.Model):
     points_by_place = models.JSONField(_("tournament points by place"))
     tie_breaks = models.JSONField(_("tie-breaks"), default=list)
     final_table_size = models.PositiveSmallIntegerField(
-        _("final table for the top"), null=True, blank=True
+        _("players at the final table"), null=True, blank=True
     )
     registration_open = models.BooleanField(_("players may register themselves"), default=True)
     status = models.CharField(

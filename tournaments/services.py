@@ -298,8 +298,8 @@ def swap_players(*, round_: TournamentRound, first: int, second: int) -> None:
         for seat in (a, b):
             if seat.match.rounds.exists():
                 raise TournamentError(
-                    _("Scores have been entered at %(table)s; its seats are fixed.")
-                    % {"table": seat.match.table}
+                    _("Scores have been entered at table %(number)s; its seats are fixed.")
+                    % {"number": seat.match.table.number}
                 )
         # Rebuild both seats: a direct swap would briefly break the one-seat-per-player rule.
         moves = [(a.match_id, a.position, b.player_id), (b.match_id, b.position, a.player_id)]

@@ -448,7 +448,7 @@ def unregister(request: HttpRequest, pk: int) -> HttpResponse:
 @director_action
 def seat_round(request: HttpRequest, tournament: Tournament):
     round_ = services.seat_next_round(tournament=tournament, by=request.user)
-    messages.success(request, _("%(round)s has been seated.") % {"round": round_})
+    messages.success(request, _("Round %(number)s has been seated.") % {"number": round_.number})
     return redirect("tournaments:round", pk=tournament.pk, number=round_.number)
 
 
@@ -456,7 +456,9 @@ def seat_round(request: HttpRequest, tournament: Tournament):
 def reseat_round(request: HttpRequest, tournament: Tournament, number: int):
     round_ = get_object_or_404(TournamentRound, tournament=tournament, number=number)
     round_ = services.reseat_round(round_=round_, by=request.user)
-    messages.success(request, _("%(round)s has been seated again.") % {"round": round_})
+    messages.success(
+        request, _("Round %(number)s has been seated again.") % {"number": round_.number}
+    )
     return redirect("tournaments:round", pk=tournament.pk, number=round_.number)
 
 
@@ -481,7 +483,7 @@ def close_table(request: HttpRequest, tournament: Tournament, number: int, table
         number=table,
     )
     services.close_table(table=table_, by=request.user)
-    messages.success(request, _("%(table)s has been closed.") % {"table": table_})
+    messages.success(request, _("Table %(number)s has been closed.") % {"number": table_.number})
     return redirect("tournaments:round", pk=tournament.pk, number=number)
 
 
@@ -490,7 +492,8 @@ def close_round(request: HttpRequest, tournament: Tournament, number: int):
     round_ = get_object_or_404(TournamentRound, tournament=tournament, number=number)
     services.close_round(round_=round_, by=request.user)
     messages.success(
-        request, _("%(round)s is closed; the standings are updated.") % {"round": round_}
+        request,
+        _("Round %(number)s is closed; the standings are updated.") % {"number": round_.number},
     )
     return redirect(tournament)
 
