@@ -358,6 +358,11 @@ def round_delete(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 @require_POST
 def rematch(request: HttpRequest, pk: int) -> HttpResponse:
     match = _get_match_for_edit(request, pk)
+    if hasattr(match, "table"):
+        messages.error(
+            request, _("A tournament table is not played again; the next round is seated.")
+        )
+        return redirect(match)
     new = services.rematch(match=match, created_by=request.user)
     messages.success(request, _("A new match with the same players has started."))
     return redirect(new)
@@ -395,6 +400,10 @@ def scorekeepers(request: HttpRequest, pk: int) -> HttpResponse:
 
 def match_delete(request: HttpRequest, pk: int) -> HttpResponse:
     match = _get_match_for_owner(request, pk)
+    if hasattr(match, "table"):
+        # A tournament's table: its results belong to the tournament's standings.
+        messages.error(request, _("This match is a tournament table and cannot be deleted."))
+        return redirect(match)
     if request.method == "POST":
         match.delete()
         messages.success(request, _("The match has been deleted."))

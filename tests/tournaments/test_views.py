@@ -371,3 +371,15 @@ def test_the_creator_adds_a_co_director(client, alice, bob, tournament):
     assert tournament.is_director(bob)
     client.post(url, {"username": "bob", "action": "remove"})
     assert not tournament.is_director(bob)
+
+
+def test_a_tournament_table_cannot_be_deleted_or_rematched(client, alice, running):
+    match = running.rounds.get().tables.first().match
+    client.force_login(alice)
+    page = client.get(match.get_absolute_url()).content.decode()
+    assert "Club night" in page and "Delete match" not in page
+    response = client.post(reverse("games:match_delete", args=[match.pk]), follow=True)
+    assert "This match is a tournament table and cannot be deleted." in response.content.decode()
+    response = client.post(reverse("games:rematch", args=[match.pk]), follow=True)
+    assert "A tournament table is not played again" in response.content.decode()
+    assert running.rounds.get().tables.count() == 2
