@@ -21,6 +21,14 @@ TIE_BREAKS = {
     "head_to_head": _("Head-to-head"),
     "fewest_losses": _("Fewest losses"),
 }
+# Column headings of the standings table.
+TIE_BREAK_COLUMNS = {
+    "penalty_total": _("Penalty"),
+    "deals_won": _("Deals won"),
+    "opponents_points": _("Opp. points"),
+    "head_to_head": _("Head-to-head"),
+    "fewest_losses": _("Losses"),
+}
 DEFAULT_TIE_BREAKS = ["penalty_total", "deals_won", "opponents_points"]
 
 

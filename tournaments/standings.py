@@ -88,7 +88,8 @@ def compute_standings(
     points_by_size: Mapping[int, Sequence] = DEFAULT_POINTS,
     tie_breaks: Sequence[str] = ("penalty_total", "deals_won", "opponents_points"),
 ) -> list[Standing]:
-    """Everyone's standing, best first; players equal on points and every tie-break share a rank.
+    """Everyone's standing, best first; players equal on points and every tie-break share a rank
+    and keep the order of `players` among themselves.
 
     Tie-breaks, in the order given: penalty_total (sum of final totals, lower is better),
     deals_won (more is better), opponents_points (the tournament points of everyone they
@@ -134,7 +135,8 @@ def _key(line: Standing, name: str):
 
 def _rank(lines: list[Standing], criteria: list[str], tables: list[TableResult]) -> list[Standing]:
     """Sort by the first criterion; break each remaining tie by the next ones, in turn."""
-    groups = _split([sorted(lines, key=lambda line: str(line.player))], criteria, tables)
+    # Players tied on everything keep the order they were given in (the caller's choice).
+    groups = _split([lines], criteria, tables)
     ordered, rank = [], 1
     for group in groups:
         for line in group:

@@ -21,7 +21,7 @@ from games.labels import changed_options, rules_summary
 from games.models import Seat
 from tournaments import services
 from tournaments.forms import AddPlayersForm, ImportPlayersForm, TournamentForm
-from tournaments.models import TIE_BREAKS, Entrant, Table, Tournament, TournamentRound
+from tournaments.models import TIE_BREAK_COLUMNS, TIE_BREAKS, Entrant, Table, Tournament, TournamentRound
 from tournaments.services import TournamentError
 
 
@@ -105,6 +105,9 @@ def _tournament_context(request: HttpRequest, tournament: Tournament) -> dict:
         "summary": rules_summary(variant, tournament.preset),
         "house_rules": changed_options(variant, tournament.preset),
         "tie_break_labels": [_tie_break_label(name) for name in tournament.tie_breaks],
+        "tie_break_columns": [
+            (str(TIE_BREAK_COLUMNS[name]), _tie_break_label(name)) for name in tournament.tie_breaks
+        ],
         "entrant_count": tournament.entrants.count(),
     }
 
