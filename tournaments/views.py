@@ -21,7 +21,14 @@ from games.labels import changed_options, rules_summary
 from games.models import Seat
 from tournaments import services
 from tournaments.forms import AddPlayersForm, ImportPlayersForm, TournamentForm
-from tournaments.models import TIE_BREAK_COLUMNS, TIE_BREAKS, Entrant, Table, Tournament, TournamentRound
+from tournaments.models import (
+    TIE_BREAK_COLUMNS,
+    TIE_BREAKS,
+    Entrant,
+    Table,
+    Tournament,
+    TournamentRound,
+)
 from tournaments.services import TournamentError
 
 
@@ -57,7 +64,8 @@ def director_action(view):
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
-    tournaments = Tournament.objects.annotate(players=Count("entrants"))
+    # Aggregating queries ignore Meta.ordering: the order is given again.
+    tournaments = Tournament.objects.annotate(players=Count("entrants")).order_by("-date", "-pk")
     return render(
         request,
         "tournaments/list.html",
@@ -82,7 +90,8 @@ def _rounds_with_tables(tournament: Tournament):
                     queryset=Seat.objects.select_related("player").order_by("position"),
                 )
             )
-            .annotate(deals=Count("match__rounds")),
+            .annotate(deals=Count("match__rounds"))
+            .order_by("number"),
         )
     )
 
@@ -381,11 +390,15 @@ def players(request: HttpRequest, pk: int) -> HttpResponse:
         except TournamentError as error:
             target = add_form if which == "add" else import_form
             target.add_error(None, str(error))
-    entrants = tournament.entrants.select_related("player__user").annotate(
-        tables=Count(
-            "player__seats",
-            filter=Q(player__seats__match__table__round__tournament=tournament),
+    entrants = (
+        tournament.entrants.select_related("player__user")
+        .annotate(
+            tables=Count(
+                "player__seats",
+                filter=Q(player__seats__match__table__round__tournament=tournament),
+            )
         )
+        .order_by("player__name")
     )
     return render(
         request,

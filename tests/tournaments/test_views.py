@@ -383,3 +383,13 @@ def test_a_tournament_table_cannot_be_deleted_or_rematched(client, alice, runnin
     response = client.post(reverse("games:rematch", args=[match.pk]), follow=True)
     assert "A tournament table is not played again" in response.content.decode()
     assert running.rounds.get().tables.count() == 2
+
+
+def test_tables_and_players_are_listed_in_order(client, alice, running):
+    page = client.get(reverse("tournaments:round", args=[running.pk, 1])).content.decode()
+    assert page.index("Table 1") < page.index("Table 2")
+    client.force_login(alice)
+    page = client.get(reverse("tournaments:players", args=[running.pk])).content.decode()
+    names = ["G1", "G2", "G3", "G4", "G5"]
+    positions = [page.index(f"<td>{name}") for name in names]
+    assert positions == sorted(positions)
