@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Prefetch, Q
+from django.db.models.functions import Lower
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -398,7 +399,7 @@ def players(request: HttpRequest, pk: int) -> HttpResponse:
                 filter=Q(player__seats__match__table__round__tournament=tournament),
             )
         )
-        .order_by("player__name")
+        .order_by(Lower("player__name"))
     )
     return render(
         request,
