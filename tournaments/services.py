@@ -224,15 +224,15 @@ def _seat(tournament: Tournament, by) -> TournamentRound:
     history = _history(tournament)
     standings = [line.player for line in standings_of(tournament)]
     seed = secrets.randbits(62)
+    players = _present_ids(tournament, number)
+    present = set(players)
     if is_final:
-        present = [p for p in standings if p in _present_ids(tournament, number)]
-        players = present[: tournament.final_table_size]
-        tables = [players] if len(players) >= 2 else []
+        finalists = [p for p in standings if p in present][: tournament.final_table_size]
+        tables = [finalists] if len(finalists) >= 2 else []
     else:
-        players = _present_ids(tournament, number)
         if len(players) < 2:
             raise TournamentError(_("At least two checked-in players are needed to seat a round."))
-        ranked = [p for p in standings if p in set(players)] if number > 1 else None
+        ranked = [p for p in standings if p in present] if number > 1 else None
         tables = seat_round(
             players, table_size=tournament.table_size, seed=seed, standings=ranked, history=history
         )
