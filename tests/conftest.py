@@ -43,3 +43,14 @@ def make_match(creator, names, preset="classic", **options):
 def match(alice):
     """A classic match of alice and two guests, created by alice."""
     return make_match(alice, ["alice", "Dan", "Eve"])
+
+
+def rules_form_data(preset: str = "classic") -> dict[str, str]:
+    """The rules fields of a form as a browser posts them: the preset's values, ticked boxes."""
+    data = {"preset": preset}
+    for name, value in PRESETS[preset].as_dict().items():
+        if value is True:
+            data[name] = "on"
+        elif value is not False:
+            data[name] = str(value)
+    return data

@@ -5,7 +5,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Entry, Match
-from tests.conftest import make_match
+from tests.conftest import make_match, rules_form_data
 
 pytestmark = pytest.mark.django_db
 
@@ -344,14 +344,7 @@ def test_posts_without_a_csrf_token_are_refused(alice, match):
 
 
 def new_match_data(**changes):
-    from games.rules import PRESETS
-
-    data = {"preset": "classic", "player_1": "alice", "player_2": "Dan", "player_3": "Eve"}
-    for name, value in PRESETS["classic"].as_dict().items():
-        if value is True:
-            data[name] = "on"
-        elif value is not False:
-            data[name] = str(value)
+    data = rules_form_data() | {"player_1": "alice", "player_2": "Dan", "player_3": "Eve"}
     data.update(changes)
     return {k: v for k, v in data.items() if v is not None}
 

@@ -5,7 +5,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from games import services as games
-from games.rules import PRESETS
+from tests.conftest import rules_form_data
 from tests.tournaments.conftest import enter
 from tournaments import services
 from tournaments.models import Tournament, TournamentRound
@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db
 
 
 def form_data(**changes):
-    data = {
+    data = rules_form_data() | {
         "name": "Club night",
         "date": "2026-11-22",
         "place": "Club",
@@ -30,13 +30,7 @@ def form_data(**changes):
         "points_2": "3, 0",
         "tie_break_1": "penalty_total",
         "tie_break_2": "deals_won",
-        "preset": "classic",
     }
-    for name, value in PRESETS["classic"].as_dict().items():
-        if value is True:
-            data[name] = "on"
-        elif value is not False:
-            data[name] = str(value)
     data.update(changes)
     return {k: v for k, v in data.items() if v is not None}
 
