@@ -315,6 +315,13 @@ def close_table(*, table: Table, by) -> None:
     games.close_match(match=table.match, by=by)
 
 
+def reopen_table(*, table: Table, by) -> None:
+    """Undo closing a table by hand, while its round is still open."""
+    if table.round.is_closed:
+        raise TournamentError(_("The round is closed; its tables cannot be reopened."))
+    games.reopen_match(match=table.match, by=by)
+
+
 def close_round(*, round_: TournamentRound, by) -> None:
     """Close a round whose tables are all done; the standings then seat the next one."""
     with transaction.atomic():

@@ -494,13 +494,21 @@ def swap(request: HttpRequest, tournament: Tournament, number: int):
 @director_action
 def close_table(request: HttpRequest, tournament: Tournament, number: int, table: int):
     table_ = get_object_or_404(
-        Table.objects.select_related("match"),
+        Table.objects.select_related("match", "round"),
         round__tournament=tournament,
         round__number=number,
         number=table,
     )
-    services.close_table(table=table_, by=request.user)
-    messages.success(request, _("Table %(number)s has been closed.") % {"number": table_.number})
+    if request.POST.get("action") == "reopen":
+        services.reopen_table(table=table_, by=request.user)
+        messages.success(
+            request, _("Table %(number)s has been reopened.") % {"number": table_.number}
+        )
+    else:
+        services.close_table(table=table_, by=request.user)
+        messages.success(
+            request, _("Table %(number)s has been closed.") % {"number": table_.number}
+        )
     return redirect("tournaments:round", pk=tournament.pk, number=number)
 
 

@@ -224,3 +224,14 @@ def test_two_directors_seating_at_once_make_one_seating(alice, bob):
     assert outcomes.count("seated") == 1
     assert TournamentRound.objects.filter(tournament=tournament).count() == 1
     assert Match.objects.filter(table__round__tournament=tournament).count() == 3
+
+
+def test_a_table_of_a_closed_round_cannot_be_reopened(alice, tournament):
+    enter(tournament, ["A", "B", "C"], alice)
+    round_ = services.seat_next_round(tournament=tournament, by=alice)
+    table = round_.tables.get()
+    services.close_table(table=table, by=alice)
+    services.close_round(round_=round_, by=alice)
+    table.round.refresh_from_db()
+    with pytest.raises(TournamentError, match="cannot be reopened"):
+        services.reopen_table(table=table, by=alice)

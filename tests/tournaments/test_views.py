@@ -5,6 +5,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from games import services as games
+from games.models import Match
 from tests.conftest import rules_form_data
 from tests.tournaments.conftest import enter
 from tournaments import services
@@ -387,3 +388,16 @@ def test_tables_and_players_are_listed_in_order(client, alice, running):
     names = ["G1", "G2", "G3", "G4", "G5"]
     positions = [page.index(f"<td>{name}") for name in names]
     assert positions == sorted(positions)
+
+
+def test_a_table_closed_by_hand_can_be_reopened_until_the_round_closes(client, alice, running):
+    client.force_login(alice)
+    url = reverse("tournaments:close_table", args=[running.pk, 1, 1])
+    client.post(url)
+    table = running.rounds.get().tables.get(number=1)
+    assert Match.objects.get(pk=table.match_id).is_finished
+    page = client.get(reverse("tournaments:round", args=[running.pk, 1])).content.decode()
+    assert "Reopen table 1" in page
+    response = client.post(url, {"action": "reopen"}, follow=True)
+    assert "Table 1 has been reopened." in response.content.decode()
+    assert not Match.objects.get(pk=table.match_id).is_finished
