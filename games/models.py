@@ -92,6 +92,9 @@ class Match(models.Model):
     # the match is then ranked by its totals as they stand.
     deal_limit = models.PositiveSmallIntegerField(_("deals"), null=True, blank=True)
     closed_early = models.BooleanField(_("closed by hand"), default=False)
+    # Set when a tournament round closes: a correction may change the result, but the match
+    # stays finished, since the next round was seated from it.
+    result_locked = models.BooleanField(_("result locked"), default=False)
     # At a tournament table the players themselves keep score (those with accounts).
     players_keep_score = models.BooleanField(_("players keep score"), default=False)
     rematch_of = models.ForeignKey(

@@ -226,6 +226,13 @@ def _rescore(
         or match.closed_early
         or (match.deal_limit is not None and len(rounds) >= match.deal_limit)
     )
+    if match.result_locked and not ended:
+        raise RoundConflict(
+            _(
+                "This table's tournament round is closed, so a correction must leave the "
+                "match finished; nothing was saved."
+            )
+        )
     match.status = Match.Status.FINISHED if ended else Match.Status.RUNNING
     match.save(update_fields=["status", "updated_at"])
 

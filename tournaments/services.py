@@ -337,6 +337,7 @@ def close_round(*, round_: TournamentRound, by) -> None:
             )
         round_.status = TournamentRound.Status.CLOSED
         round_.save(update_fields=["status"])
+        Match.objects.filter(table__round=round_).update(result_locked=True)
         last = round_.is_final or (
             round_.number >= tournament.rounds_planned and not tournament.final_table_size
         )

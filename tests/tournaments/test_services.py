@@ -235,3 +235,32 @@ def test_a_table_of_a_closed_round_cannot_be_reopened(alice, tournament):
     table.round.refresh_from_db()
     with pytest.raises(TournamentError, match="cannot be reopened"):
         services.reopen_table(table=table, by=alice)
+
+
+def test_a_closed_rounds_table_can_be_corrected_but_not_reopened_by_a_correction(alice, tournament):
+    enter(tournament, ["A", "B", "C"], alice)
+    round_ = services.seat_next_round(tournament=tournament, by=alice)
+    match = round_.tables.get().match
+    play_out(match, alice, winner_index=0)
+    services.close_round(round_=round_, by=alice)
+    seats = list(match.seats.select_related("player").order_by("position"))
+    names = [seat.player.name for seat in seats]
+    # A correction that leaves the match finished counts at once...
+    games.change_round(
+        match=match,
+        number=1,
+        outcomes={names[0]: {"points": 150}, names[1]: {"out": "6C"}, names[2]: {"points": 150}},
+        by=alice,
+    )
+    assert services.standings_of(tournament)[0].player == seats[1].player_id
+    # ...one that would make the match unfinished is refused and changes nothing.
+    with pytest.raises(games.RoundConflict, match="must leave the match finished"):
+        games.change_round(
+            match=match,
+            number=1,
+            outcomes={names[0]: {"points": 5}, names[1]: {"out": "6C"}, names[2]: {"points": 7}},
+            by=alice,
+        )
+    match.refresh_from_db()
+    assert match.is_finished
+    assert services.standings_of(tournament)[0].player == seats[1].player_id
