@@ -56,6 +56,10 @@ class MatchQuerySet(models.QuerySet):
             Q(created_by=user) | Q(scorekeepers=user) | Q(seats__player__user=user)
         ).distinct()
 
+    def casual(self) -> MatchQuerySet:
+        """Matches that are not a tournament's tables (those are shown with their tournament)."""
+        return self.filter(table__isnull=True)
+
     def with_seats(self) -> MatchQuerySet:
         return self.prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))

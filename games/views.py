@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.db.models import Prefetch
+from django.db.models import Count, Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -26,6 +26,7 @@ from games.forms import NewMatchForm, RoundForm, initial_from_entries
 from games.labels import card_name, card_notation, changed_options, rules_message, rules_summary
 from games.models import Entry, Match, Round, Seat
 from games.rules import RulesError, deck
+from tournaments.models import Tournament
 
 PAGE_SIZE = 20
 
@@ -51,8 +52,17 @@ def _get_match_for_owner(request: HttpRequest, pk: int) -> Match:
 
 def home(request: HttpRequest) -> HttpResponse:
     mine = Match.objects.for_user(request.user).with_seats()[:5]
-    recent = Match.objects.with_seats()[:10]
-    return render(request, "games/home.html", {"mine": mine, "recent": recent})
+    recent = Match.objects.casual().with_seats()[:10]
+    tournaments = (
+        Tournament.objects.filter(status=Tournament.Status.RUNNING)
+        .annotate(players=Count("entrants"))
+        .order_by("-date", "-pk")[:5]
+    )
+    return render(
+        request,
+        "games/home.html",
+        {"mine": mine, "recent": recent, "tournaments": tournaments},
+    )
 
 
 @vary_on_headers("HX-Request")
@@ -61,7 +71,7 @@ def match_list(request: HttpRequest) -> HttpResponse:
     if show == "mine" and request.user.is_authenticated:
         matches = Match.objects.for_user(request.user)
     else:
-        show, matches = "recent", Match.objects.all()
+        show, matches = "recent", Match.objects.casual()
     page = Paginator(matches.with_seats(), PAGE_SIZE).get_page(request.GET.get("page"))
     template = "games/match_list.html"
     if request.htmx:

@@ -6,6 +6,8 @@ from django.urls import reverse
 from games import services
 from games.models import Entry, Match
 from tests.conftest import make_match, rules_form_data
+from tests.tournaments.conftest import enter, make_tournament
+from tournaments import services as tournaments
 
 pytestmark = pytest.mark.django_db
 
@@ -519,3 +521,14 @@ def test_a_match_of_two_players_leaves_the_other_seats_empty(client, alice):
     match = Match.objects.get()
     assert response["Location"] == match.get_absolute_url()
     assert match.seats.count() == 2
+
+
+def test_recent_matches_leave_tournament_tables_to_their_tournament(client, alice):
+    casual = make_match(alice, ["alice", "Dan"])
+    tournament = make_tournament(alice, name="Spring cup")
+    enter(tournament, ["X1", "X2", "X3"], alice)
+    table = tournaments.seat_next_round(tournament=tournament, by=alice).tables.get()
+    page = client.get(reverse("games:home")).content.decode()
+    assert casual.get_absolute_url() in page
+    assert table.match.get_absolute_url() not in page
+    assert "Spring cup" in page  # under "Tournaments being played"
