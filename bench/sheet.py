@@ -300,9 +300,7 @@ def _in_process(user, match_ids: dict[int, int]) -> dict[str, Timings]:
         first_views[f"anonymous-cold-{rounds}"] = lambda url=url: cold(anonymous_client, url)
         first_views[f"creator-cold-{rounds}"] = lambda url=url: cold(creator_client, url)
     # Two sets: a first view empties the cache, which would turn the next warm call cold.
-    timings = time_interleaved(warm, INPROCESS_RUNS) | time_interleaved(
-        first_views, INPROCESS_RUNS
-    )
+    timings = time_interleaved(warm, INPROCESS_RUNS) | time_interleaved(first_views, INPROCESS_RUNS)
     for name, timing in timings.items():
         log(f"[{NAME}] in-process {name:20} {ms(timing.median)}")
     return timings
