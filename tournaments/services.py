@@ -362,11 +362,15 @@ class StandingLine:
 
     standing: Standing
     entrant: Entrant
+    tie_breaks: list  # the tournament's tie-break figures, in its order
 
 
 def standing_lines(tournament: Tournament) -> list[StandingLine]:
     entrants = {e.player_id: e for e in tournament.entrants.select_related("player")}
-    return [StandingLine(s, entrants[s.player]) for s in standings_of(tournament)]
+    return [
+        StandingLine(s, entrants[s.player], [s.value(name) for name in tournament.tie_breaks])
+        for s in standings_of(tournament)
+    ]
 
 
 def standings_of(tournament: Tournament) -> list[Standing]:

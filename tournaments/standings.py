@@ -47,6 +47,17 @@ class Standing:
     rank: int = 0
     opponents: list[PlayerId] = field(default_factory=list)
 
+    def value(self, name: str) -> Fraction | int:
+        """The figure a criterion ("points" or a tie-break) compares."""
+        return {
+            "points": self.points,
+            "penalty_total": self.penalty_total,
+            "deals_won": self.deals_won,
+            "opponents_points": self.opponents_points,
+            "head_to_head": self.head_to_head,
+            "fewest_losses": self.losses,
+        }[name]
+
 
 def check_points(points_by_size: Mapping[int, Sequence]) -> dict[int, tuple[Fraction, ...]]:
     """Points by place for each table size; raise ValueError when a list does not fit."""
@@ -122,14 +133,7 @@ _BETTER_IS_LOWER = {"penalty_total", "fewest_losses"}
 
 
 def _key(line: Standing, name: str):
-    value = {
-        "points": line.points,
-        "penalty_total": line.penalty_total,
-        "deals_won": line.deals_won,
-        "opponents_points": line.opponents_points,
-        "head_to_head": line.head_to_head,
-        "fewest_losses": line.losses,
-    }[name]
+    value = line.value(name)
     return value if name in _BETTER_IS_LOWER else -value
 
 

@@ -204,20 +204,13 @@ def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
     writer.writerow([_("Rank"), _("Player"), _("Points"), _("Tables"), *names, _("Dropped")])
     for line in services.standing_lines(tournament):
         s = line.standing
-        values = {
-            "penalty_total": s.penalty_total,
-            "deals_won": s.deals_won,
-            "opponents_points": _number(s.opponents_points),
-            "head_to_head": s.head_to_head,
-            "fewest_losses": s.losses,
-        }
         writer.writerow(
             [
                 s.rank,
                 line.entrant.player.name,
                 _number(s.points),
                 s.tables,
-                *(values[name] for name in tournament.tie_breaks),
+                *(_number(value) for value in line.tie_breaks),
                 _("yes") if line.entrant.has_dropped else "",
             ]
         )
