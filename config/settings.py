@@ -110,6 +110,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {
         "NAME": str(Path(tempfile.gettempdir()) / f"sto-odno-test-{os.getpid()}.sqlite3")
     }
+else:
+    # One test database per test process here too, so two runs on one server do not meet.
+    DATABASES["default"]["TEST"] = {"NAME": f"test_sto_odno_{os.getpid()}"}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Several app servers share rate limits and sessions only through a shared cache (Redis).
