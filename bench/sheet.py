@@ -98,9 +98,10 @@ def _make_matches() -> tuple[object, dict[int, int]]:
         match = services.create_match(
             created_by=user, players=players, preset="classic", variant=PRESETS["classic"]
         )
-        for number, outcomes in enumerate(classic_rounds(names, count), start=1):
-            services.record_round(match=match, number=number, outcomes=outcomes, by=user)
-        match.refresh_from_db()
+        for outcomes in classic_rounds(names, count):
+            by_seat = {names.index(name): outcome for name, outcome in outcomes.items()}
+            services.record_round(match=match, outcomes=by_seat, version=match.version, by=user)
+            match.refresh_from_db()
         if match.is_finished or match.rounds.count() != count:
             raise RuntimeError(f"the {count}-round match was not built as expected")
         match_ids[count] = match.pk

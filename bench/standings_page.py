@@ -96,9 +96,11 @@ def _tournament(players: int, rounds: int) -> tuple[int, object]:
         for table in round_.tables.select_related("match"):
             seats = list(table.match.seats.select_related("player").order_by("position"))
             outcomes = {
-                seat.player.name: {"out": "6C"} if index == 0 else {"points": 110 + index}
+                seat.position: {"out": "9C"} if index == 0 else {"points": 110 + index}
                 for index, seat in enumerate(seats)
             }
-            games.record_round(match=table.match, number=1, outcomes=outcomes, by=user)
+            games.record_round(
+                match=table.match, outcomes=outcomes, version=table.match.version, by=user
+            )
         services.close_round(round_=round_, by=user)
     return tournament.pk, user

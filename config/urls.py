@@ -1,9 +1,13 @@
-"""Root URLs: the games app, accounts (allauth), language switch, admin."""
+"""Root URLs: the home page, the games and tournaments apps, accounts (allauth), language
+switch, admin."""
 
 from django.contrib import admin
 from django.urls import include, path
 
+from config import views
+
 urlpatterns = [
+    path("", views.home, name="home"),
     path("", include("games.urls")),
     path("tournaments/", include("tournaments.urls")),
     path("accounts/", include("allauth.urls")),

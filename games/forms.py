@@ -178,12 +178,27 @@ class EntryForm(forms.Form):
 
 
 class RoundForm:
-    """The outcomes of every player still in the match, checked together by the rules."""
+    """The outcomes of every player still in the match, checked together by the rules.
 
-    def __init__(self, *, seats: list[Seat], number: int, data=None, initial=None):
+    `version` is what the form was made on (the match's for a new round, the round's for a
+    change); the service refuses the form when the sheet has changed since.
+    """
+
+    def __init__(
+        self,
+        *,
+        seats: list[Seat],
+        number: int,
+        version: int,
+        round_id: int | None = None,
+        data=None,
+        initial=None,
+    ):
         initial = initial or {}
         self.seats = seats
         self.number = number
+        self.version = version
+        self.round_id = round_id
         self.forms = [
             EntryForm(data, seat=seat, prefix=f"s{seat.position}", initial=initial.get(seat.pk))
             for seat in seats
@@ -203,21 +218,27 @@ class RoundForm:
             form.errors and form.has_input for form in self.forms
         )
 
-    def outcomes(self) -> dict[str, dict]:
-        return {form.seat.player.name: form.cleaned_data["outcome"] for form in self.forms}
+    def outcomes(self) -> dict[int, dict]:
+        """Each seat's outcome, keyed by seat position."""
+        return {form.seat.position: form.cleaned_data["outcome"] for form in self.forms}
 
-    def add_rules_error(self, error: RulesError) -> None:
+    def add_error(self, message: str) -> None:
+        self.non_field_errors.append(message)
+
+    def add_rules_error(self, error: RulesError, names: dict[int, str]) -> None:
         """Show a rules error next to the player it is about, or above the form.
 
         An error in a later round (this change would break it) keeps its round number.
         """
         if error.round is not None and error.round != self.number - 1:
-            self.non_field_errors.append(rules_message(error))
+            self.non_field_errors.append(rules_message(error, names))
             return
         # The form is for one round; "Round 7:" in front of its own error only adds noise.
-        message = rules_message(RulesError(error.template, error.params, player=error.player))
+        message = rules_message(
+            RulesError(error.template, error.params, player=error.player), names
+        )
         for form in self.forms:
-            if form.seat.player.name == error.player:
+            if form.seat.position == error.player:
                 field = "points" if form.cleaned_data.get("kind") == "points" else "cards"
                 form.add_error(field, message)
                 return

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.utils.translation import get_language, gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from games.rules import PRESETS, RulesError, Variant, format_card
+from games.rules import PRESETS, RulesError, Variant, format_card, parse_cards
 from games.rules.cards import Card
 
 PRESET_LABELS = {
@@ -183,3 +183,14 @@ def changed_options(variant: Variant, preset: str) -> list[tuple[str, str]]:
         for name in Variant.option_names()
         if getattr(variant, name) != getattr(base, name)
     ]
+
+
+def outcome_label(outcome: dict) -> str:
+    """One player's outcome as entered, for people: "went out with Q♠", "cards left: 9♥ A♣"."""
+    if "points" in outcome:
+        return gettext("%(points)s points") % {"points": outcome["points"]}
+    kind = "out" if "out" in outcome else "hand"
+    cards = " ".join(card_notation(card) for card in parse_cards(outcome[kind]))
+    if kind == "out":
+        return gettext("went out with %(card)s") % {"card": cards}
+    return gettext("cards left: %(cards)s") % {"cards": cards}

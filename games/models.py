@@ -8,6 +8,7 @@ from django.db.models import Prefetch, Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from games import owners
 from games.labels import PRESET_LABELS
 from games.rules import Variant
 
@@ -57,8 +58,8 @@ class MatchQuerySet(models.QuerySet):
         ).distinct()
 
     def casual(self) -> MatchQuerySet:
-        """Matches that are not a tournament's tables (those are shown with their tournament)."""
-        return self.filter(table__isnull=True)
+        """Score sheets of friends' games (tournament tables are shown with their tournament)."""
+        return self.filter(kind=Match.Kind.CASUAL)
 
     def with_seats(self) -> MatchQuerySet:
         return self.prefetch_related(
@@ -73,6 +74,14 @@ class Match(models.Model):
         RUNNING = "running", _("running")
         FINISHED = "finished", _("finished")
 
+    class Kind(models.TextChoices):
+        # Set by whoever creates the match; rights and pages that span apps go by it, so that
+        # this app never needs to know the apps built on it.
+        CASUAL = "casual", _("score sheet")
+        TOURNAMENT = "tournament", _("tournament table")
+        ONLINE = "online", _("played on the site")
+
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices, default=Kind.CASUAL)
     preset = models.CharField(_("preset"), max_length=20, choices=list(PRESET_LABELS.items()))
     # The exact options in force (Variant.as_dict()), so a later change of a preset
     # never changes a match already played.
@@ -99,11 +108,11 @@ class Match(models.Model):
     # Set when a tournament round closes: a correction may change the result, but the match
     # stays finished, since the next round was seated from it.
     result_locked = models.BooleanField(_("result locked"), default=False)
-    # At a tournament table the players themselves keep score (those with accounts).
-    players_keep_score = models.BooleanField(_("players keep score"), default=False)
     rematch_of = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches"
     )
+    # Moved by every change (services only): cached pages, live views and forms key on it.
+    version = models.PositiveIntegerField(_("version"), default=1)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -128,14 +137,13 @@ class Match(models.Model):
     def is_finished(self) -> bool:
         return self.status == self.Status.FINISHED
 
+    @property
+    def is_casual(self) -> bool:
+        return self.kind == self.Kind.CASUAL
+
     def can_edit(self, user) -> bool:
-        if not user.is_authenticated:
-            return False
-        if user.pk == self.created_by_id:
-            return True
-        if self.players_keep_score and self.seats.filter(player__user=user).exists():
-            return True
-        return self.scorekeepers.filter(pk=user.pk).exists()
+        """May this user enter, change or delete rounds? (The owner of a table decides.)"""
+        return owners.may_change(self, user)
 
 
 class Seat(models.Model):
@@ -164,10 +172,12 @@ class Seat(models.Model):
 
 
 class Round(models.Model):
-    """One deal of a match, numbered from 1."""
+    """One deal of a match, numbered from 1; addressed by its id, since numbers shift."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveIntegerField(_("round"))
+    # Moved by every change of this round: an edit or delete names the version it was made on.
+    version = models.PositiveIntegerField(_("version"), default=1)
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -218,3 +228,38 @@ class Entry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round} {self.seat}: {self.score}"
+
+
+class Correction(models.Model):
+    """An entered round changed or deleted: who, when, and the outcomes before and after."""
+
+    class Action(models.TextChoices):
+        CHANGED = "changed", _("corrected")
+        DELETED = "deleted", _("deleted")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="corrections")
+    round = models.ForeignKey(
+        Round, null=True, blank=True, on_delete=models.SET_NULL, related_name="corrections"
+    )
+    # The round's number when it was changed (later deletions may renumber it since).
+    number = models.PositiveIntegerField(_("round"))
+    action = models.CharField(_("action"), max_length=10, choices=Action.choices)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+    # {"<seat position>": {"out": "QS"} | {"hand": "9H AC"} | {"points": 17}}, as entered.
+    before = models.JSONField(_("before"))
+    after = models.JSONField(_("after"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        verbose_name = _("correction")
+        verbose_name_plural = _("corrections")
+
+    def __str__(self) -> str:
+        return f"{self.match} {self.get_action_display()} {self.number}"

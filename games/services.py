@@ -1,23 +1,48 @@
-"""The only place that writes matches: load, call the rules library, save, in one transaction."""
+"""The only place that writes matches: lock, load, call the rules library, save, in one
+transaction, moving the match's version.
+
+Locks are taken in one order everywhere: the match's owner (a tournament's row), then the
+matches themselves by ascending id. Players are keyed by seat position, never by name.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from games.models import Entry, Match, Player, Round, Seat
-from games.rules import PRESETS, Variant, parse_cards, score_match
+from games import owners
+from games.models import Correction, Entry, Match, Player, Round, Seat
+from games.rules import PRESETS, RulesError, Variant, parse_cards, score_match
+from games.rules.scoring import RoundResult
 
 # An outcome as the score sheet sends it: {"out": "QS"}, {"hand": "9H AC"} or {"points": 17}.
 Outcome = Mapping[str, Any]
+# Every player's outcome of one round, keyed by seat position.
+Outcomes = Mapping[int, Outcome]
 
 
 class RoundConflict(Exception):
-    """The round was changed by someone else meanwhile (or the form was sent twice)."""
+    """The sheet changed since the form was made (or the form was sent twice): not saved.
+
+    `repeat` is true when what was sent is already saved (a double click), so the form
+    need not be kept.
+    """
+
+    def __init__(self, message: str, *, repeat: bool = False) -> None:
+        super().__init__(message)
+        self.repeat = repeat
+
+
+class NotAllowed(Exception):
+    """This user may not make this change; the message says why."""
+
+
+# --- creating matches ----------------------------------------------------------------------
 
 
 def create_match(
@@ -26,24 +51,25 @@ def create_match(
     players: Sequence[Player],
     preset: str,
     variant: Variant,
+    kind: str = Match.Kind.CASUAL,
     rematch_of: Match | None = None,
     deal_limit: int | None = None,
-    players_keep_score: bool = False,
 ) -> Match:
     """Seat the players in the given order under the given rules."""
     if preset not in PRESETS:
         raise ValueError(f"unknown preset {preset!r}")
-    names = [player.name for player in players]
-    # score_match validates the player count, unique names and that the deck can deal.
-    score_match(variant, names, [])
+    # score_match checks the player count and that the deck can deal.
+    score_match(variant, list(range(len(players))), [])
+    if len({player.pk for player in players}) != len(players):
+        raise ValueError("a player is seated twice")
     with transaction.atomic():
         match = Match.objects.create(
+            kind=kind,
             preset=preset,
             options=variant.as_dict(),
             created_by=created_by,
             rematch_of=rematch_of,
             deal_limit=deal_limit,
-            players_keep_score=players_keep_score,
         )
         Seat.objects.bulk_create(
             Seat(match=match, player=player, position=position)
@@ -53,21 +79,28 @@ def create_match(
 
 
 def start_match(*, created_by, names: Sequence[str], preset: str, variant: Variant) -> Match:
-    """A new match for these names: accounts by username, otherwise the creator's guests."""
+    """A new match for these names: accounts by username, otherwise new guests of the creator."""
     with transaction.atomic():
         players = players_for_names(names, added_by=created_by)
         return create_match(created_by=created_by, players=players, preset=preset, variant=variant)
 
 
 def players_for_names(names: Sequence[str], *, added_by) -> list[Player]:
-    """A registered player when the name is their username, else the creator's guest."""
-    players = []
+    """A registered player when the name is their username, else a guest of `added_by`.
+
+    A guest name already used by this user's guests is the same guest; two guests may
+    share a name only as two different people at different tables, never at one.
+    """
+    players: list[Player] = []
     for name in names:
         player = Player.objects.filter(user__username__iexact=name).first()
         if player is None:
-            player = Player.objects.filter(
-                user=None, added_by=added_by, name__iexact=name
-            ).first() or Player.objects.create(name=name, added_by=added_by)
+            player = (
+                Player.objects.filter(user=None, added_by=added_by, name__iexact=name)
+                .exclude(pk__in=[p.pk for p in players])
+                .order_by("pk")
+                .first()
+            ) or Player.objects.create(name=name, added_by=added_by)
         players.append(player)
     return players
 
@@ -80,31 +113,14 @@ def known_player_names(user) -> list[str]:
     return sorted(set(names), key=str.casefold)
 
 
-def close_match(*, match: Match, by) -> None:
-    """End a match by hand (a tournament director closing a table); ranked as it stands."""
-    with transaction.atomic():
-        match = _lock(match)
-        seats = _seats(match)
-        match.closed_early = True
-        match.save(update_fields=["closed_early"])
-        _rescore(match, seats, _load_rounds(match, seats))
-
-
-def reopen_match(*, match: Match, by) -> None:
-    """Undo closing by hand: the match goes on where it stopped."""
-    with transaction.atomic():
-        match = _lock(match)
-        seats = _seats(match)
-        match.closed_early = False
-        match.save(update_fields=["closed_early"])
-        _rescore(match, seats, _load_rounds(match, seats))
-
-
-def rematch(*, match: Match, created_by) -> Match:
+def rematch(*, match: Match, by) -> Match:
     """A new match with the same players, seats and rules."""
+    if not match.is_casual:
+        raise NotAllowed(_("A tournament table is not played again; the next round is seated."))
+    _check_may_change(match, by)
     seats = match.seats.select_related("player").order_by("position")
     return create_match(
-        created_by=created_by,
+        created_by=by,
         players=[seat.player for seat in seats],
         preset=match.preset,
         variant=match.variant,
@@ -112,74 +128,222 @@ def rematch(*, match: Match, created_by) -> Match:
     )
 
 
-def record_round(*, match: Match, number: int, outcomes: Mapping[str, Outcome], by) -> Round:
-    """Add round `number` (must be the next one) with each player's outcome, by name."""
+# --- the match itself ----------------------------------------------------------------------
+
+
+def delete_match(*, match: Match, by) -> None:
+    """The creator deletes a score sheet (never a tournament's table: its tournament keeps it)."""
+    with transaction.atomic():
+        match = _lock(match)
+        if not match.is_casual:
+            raise NotAllowed(_("This match is a tournament table and cannot be deleted."))
+        if by.pk != match.created_by_id:
+            raise NotAllowed(_("Only the match's creator can delete it."))
+        match.delete()
+
+
+def add_scorekeeper(*, match: Match, username: str, by):
+    """The creator lets another account keep this match's score; returns that account."""
+    with transaction.atomic():
+        match = _lock(match)
+        _check_creator(match, by)
+        username = username.strip()
+        if not username:
+            raise NotAllowed(_("Enter the username of the account that should keep score."))
+        user = get_user_model().objects.filter(username__iexact=username).first()
+        if user is None:
+            raise NotAllowed(_("There is no account called “%(name)s”.") % {"name": username})
+        if user.pk == match.created_by_id:
+            raise NotAllowed(_("You created this match, so you can already keep its score."))
+        match.scorekeepers.add(user)
+        _changed(match)
+    return user
+
+
+def remove_scorekeeper(*, match: Match, user, by) -> None:
+    with transaction.atomic():
+        match = _lock(match)
+        _check_creator(match, by)
+        match.scorekeepers.remove(user)
+        _changed(match)
+
+
+def close_match(*, match: Match, by) -> None:
+    """End a match by hand (a tournament director closing a table); ranked as it stands."""
+    _set_closed_early(match, True)
+
+
+def reopen_match(*, match: Match, by) -> None:
+    """Undo closing by hand: the match goes on where it stopped."""
+    _set_closed_early(match, False)
+
+
+def _set_closed_early(match: Match, closed: bool) -> None:
     with transaction.atomic():
         match = _lock(match)
         seats = _seats(match)
-        rounds = _load_rounds(match, seats)
+        match.closed_early = closed
+        _rescore(match, seats, _load_rounds(match))
+
+
+def lock_results(*, matches: Iterable[Match]) -> None:
+    """Fix finished matches' results as finished (a tournament round closing): a later
+    correction may change their places but not make them unfinished."""
+    for match in lock_matches(matches):
+        if not match.is_finished:
+            raise RoundConflict(_("%(match)s has not finished.") % {"match": match})
+        match.result_locked = True
+        match.save(update_fields=["result_locked"])
+        _changed(match)
+
+
+def lock_matches(matches: Iterable[Match]) -> list[Match]:
+    """Row locks on several matches, by ascending id (the one order every path keeps).
+
+    The caller holds the owner's lock already and is inside a transaction.
+    """
+    ids = sorted(match.pk for match in matches)
+    return list(Match.objects.select_for_update().filter(pk__in=ids).order_by("pk"))
+
+
+def swap_seats(*, first: Seat, second: Seat) -> None:
+    """Swap two players' seats (at one match or two) before either match has a round."""
+    with transaction.atomic():
+        matches = {m.pk: m for m in lock_matches([first.match, second.match])}
+        a, b = Seat.objects.filter(pk__in=[first.pk, second.pk]).order_by("pk")
+        if Round.objects.filter(match__in=matches).exists():
+            raise RoundConflict(_("Scores have been entered; these seats are fixed."))
+        # Rebuild both seats: a direct swap would briefly break the one-seat-per-player rule.
+        moves = [(a.match_id, a.position, b.player_id), (b.match_id, b.position, a.player_id)]
+        Seat.objects.filter(pk__in=[a.pk, b.pk]).delete()
+        Seat.objects.bulk_create(
+            Seat(match_id=match_id, position=position, player_id=player_id)
+            for match_id, position, player_id in moves
+        )
+        for match in matches.values():
+            _changed(match)
+
+
+def discard_unplayed(*, matches: Iterable[Match]) -> None:
+    """Delete matches in which no round was entered (a tournament round seated again)."""
+    locked = lock_matches(matches)
+    if Round.objects.filter(match__in=locked).exists():
+        raise RoundConflict(_("Scores have been entered, so these tables are kept."))
+    for match in locked:
+        match.delete()
+
+
+# --- rounds --------------------------------------------------------------------------------
+
+
+def record_round(*, match: Match, outcomes: Outcomes, version: int, by) -> Round:
+    """Add the next round, with each seat's outcome, to the match as it was at `version`."""
+    with transaction.atomic():
+        match = _lock(match)
+        _check_may_change(match, by)
+        rounds = _load_rounds(match)
+        if match.version != version:
+            last = rounds[-1] if rounds else None
+            if last and last[0].entered_by_id == by.pk and _same(last[1], outcomes):
+                raise RoundConflict(
+                    _("Round %(number)s has already been saved.") % {"number": len(rounds)},
+                    repeat=True,
+                )
+            raise RoundConflict(
+                _(
+                    "The sheet changed while you were entering this round, so it was not "
+                    "saved. Here it is now; your round is still in the form: check it and "
+                    "save again."
+                )
+            )
         if match.is_finished:
             raise RoundConflict(_("The match is over; no more rounds can be entered."))
-        if number != len(rounds) + 1:
-            raise RoundConflict(
-                _("Round %(number)s has already been entered, so this form was not saved.")
-                % {"number": number}
-            )
-        new = Round.objects.create(match=match, number=number, entered_by=by)
+        new = Round.objects.create(match=match, number=len(rounds) + 1, entered_by=by)
         rounds.append((new, dict(outcomes)))
-        _rescore(match, seats, rounds)
+        _rescore(match, _seats(match), rounds)
     return new
 
 
-def change_round(*, match: Match, number: int, outcomes: Mapping[str, Outcome], by) -> Round:
-    """Replace the outcomes of an earlier round; everything after it is recomputed."""
+def change_round(
+    *, match: Match, round_id: int, version: int, outcomes: Outcomes, by
+) -> Round | None:
+    """Replace the outcomes of an entered round; everything after it is recomputed and the
+    change is kept with who made it. Returns None when nothing changed."""
     with transaction.atomic():
         match = _lock(match)
+        _check_may_change(match, by)
+        rounds = _load_rounds(match)
+        index = _find_round(rounds, round_id, version, outcomes, deleting=False)
+        changed, before = rounds[index]
+        if _same(before, outcomes):
+            return None
+        old = list(rounds)
+        rounds[index] = (changed, dict(outcomes))
         seats = _seats(match)
-        rounds = _load_rounds(match, seats)
-        if not 1 <= number <= len(rounds):
-            raise RoundConflict(_("Round %(number)s does not exist.") % {"number": number})
-        changed = rounds[number - 1][0]
+        _check_nobody_returns(match, seats, old, rounds, first_later=index + 1)
         changed.entered_by = by
-        changed.save(update_fields=["entered_by", "updated_at"])
-        rounds[number - 1] = (changed, dict(outcomes))
+        changed.version += 1
+        changed.save(update_fields=["entered_by", "version", "updated_at"])
         _rescore(match, seats, rounds)
+        Correction.objects.create(
+            match=match,
+            round=changed,
+            number=changed.number,
+            action=Correction.Action.CHANGED,
+            by=by,
+            before=_stored(before),
+            after=_stored(outcomes),
+        )
     return changed
 
 
-def delete_round(*, match: Match, number: int, by) -> None:
-    """Remove a round; later rounds move up one number and everything is recomputed."""
+def delete_round(*, match: Match, round_id: int, version: int, by) -> int:
+    """Remove a round; later rounds move up one number, everything is recomputed and the
+    deletion is kept with who made it. Returns the deleted round's number."""
     with transaction.atomic():
         match = _lock(match)
+        _check_may_change(match, by)
+        rounds = _load_rounds(match)
+        index = _find_round(rounds, round_id, version, None, deleting=True)
+        old = list(rounds)
+        doomed, before = rounds.pop(index)
         seats = _seats(match)
-        rounds = _load_rounds(match, seats)
-        if not 1 <= number <= len(rounds):
-            raise RoundConflict(_("Round %(number)s does not exist.") % {"number": number})
-        # Removing a round can make a later one impossible (a player who lost there
-        # would now play on); _rescore then raises and the transaction rolls back.
-        doomed, _outcomes = rounds.pop(number - 1)
+        _check_nobody_returns(match, seats, old, rounds, first_later=index)
+        Correction.objects.create(
+            match=match,
+            round=None,
+            number=doomed.number,
+            action=Correction.Action.DELETED,
+            by=by,
+            before=_stored(before),
+        )
         doomed.delete()
         # One by one in ascending order, so no two rounds ever share a number.
-        for later, _outcomes in rounds[number - 1 :]:
+        for later, _outcomes in rounds[index:]:
             later.number -= 1
             later.save(update_fields=["number"])
         _rescore(match, seats, rounds)
+    return doomed.number
 
 
-def _lock(match: Match) -> Match:
-    # Row lock: two scorekeepers saving at once are applied one after the other.
-    return Match.objects.select_for_update().get(pk=match.pk)
+def preview_round(*, match: Match, outcomes: Outcomes, round_id: int | None = None) -> RoundResult:
+    """What a new round (or the round `round_id`) would score with these outcomes, saving
+    nothing."""
+    rounds = [outcome for _round, outcome in _load_rounds(match)]
+    ids = list(match.rounds.order_by("number").values_list("pk", flat=True))
+    if round_id in ids:
+        index = ids.index(round_id)
+        rounds = [*rounds[:index], dict(outcomes)]
+    else:
+        index = len(rounds)
+        rounds.append(dict(outcomes))
+    keys = list(match.seats.order_by("position").values_list("position", flat=True))
+    return score_match(match.variant, keys, rounds).rounds[index]
 
 
-def _seats(match: Match) -> list[Seat]:
-    return list(match.seats.select_related("player").order_by("position"))
-
-
-def _load_rounds(match: Match, seats: list[Seat]) -> list[tuple[Round, dict[str, Outcome]]]:
-    """Every round of the match with the outcomes as entered, keyed by player name."""
-    names = {seat.pk: seat.player.name for seat in seats}
-    rounds = list(match.rounds.order_by("number").prefetch_related("entries"))
-    return [(r, {names[e.seat_id]: entry_outcome(e) for e in r.entries.all()}) for r in rounds]
+def round_outcomes(round_: Round) -> dict[int, Outcome]:
+    """A round's outcomes as entered, keyed by seat position (its entries prefetched)."""
+    return {e.seat.position: entry_outcome(e) for e in round_.entries.all()}
 
 
 def entry_outcome(entry: Entry) -> Outcome:
@@ -188,37 +352,162 @@ def entry_outcome(entry: Entry) -> Outcome:
     return {entry.kind: entry.cards}
 
 
-def _rescore(
-    match: Match, seats: list[Seat], rounds: list[tuple[Round, dict[str, Outcome]]]
+# --- inside the transaction ----------------------------------------------------------------
+
+
+def _lock(match: Match) -> Match:
+    """The owner's lock, then the match's row: two writers are applied one after the other."""
+    owners.owner_of(match).lock(match)
+    try:
+        return Match.objects.select_for_update().get(pk=match.pk)
+    except Match.DoesNotExist:
+        raise RoundConflict(_("This match has been deleted.")) from None
+
+
+def _check_may_change(match: Match, user) -> None:
+    reason = owners.refusal(match, user)
+    if reason is not None:
+        raise NotAllowed(reason)
+
+
+def _check_creator(match: Match, user) -> None:
+    if not match.is_casual:
+        raise NotAllowed(_("A tournament table's score is kept by its players and directors."))
+    if user.pk != match.created_by_id:
+        raise NotAllowed(_("Only the match's creator can choose its scorekeepers."))
+
+
+def _changed(match: Match) -> None:
+    """Move the version that cached pages and forms key on (the match is locked)."""
+    match.version += 1
+    match.save(update_fields=["version", "updated_at"])
+    owners.owner_of(match).changed(match)
+
+
+def _seats(match: Match) -> list[Seat]:
+    return list(match.seats.order_by("position"))
+
+
+RoundRows = list[tuple[Round, dict[int, Outcome]]]
+
+
+def _load_rounds(match: Match) -> RoundRows:
+    """Every round of the match with the outcomes as entered, keyed by seat position."""
+    rounds = match.rounds.order_by("number").prefetch_related("entries__seat")
+    return [(r, round_outcomes(r)) for r in rounds]
+
+
+def _find_round(
+    rounds: RoundRows, round_id: int, version: int, outcomes: Outcomes | None, *, deleting: bool
+) -> int:
+    """The index of the round a form was made on, if it is still as the form saw it."""
+    for index, (round_, current) in enumerate(rounds):
+        if round_.pk != round_id:
+            continue
+        if round_.version == version:
+            return index
+        if outcomes is not None and _same(current, outcomes):
+            raise RoundConflict(
+                _("Round %(number)s has already been saved.") % {"number": round_.number},
+                repeat=True,
+            )
+        if deleting:
+            message = _(
+                "Round %(number)s has been changed by someone else meanwhile, so it was not "
+                "deleted. Here it is now."
+            )
+        else:
+            message = _(
+                "Round %(number)s has been changed by someone else meanwhile, so your change "
+                "was not saved. Here it is now; your change is still in the form."
+            )
+        raise RoundConflict(message % {"number": round_.number})
+    if deleting:
+        raise RoundConflict(_("This round has already been deleted."), repeat=True)
+    raise RoundConflict(_("This round has been deleted meanwhile, so your change was not saved."))
+
+
+def _same(entered: Outcomes, sent: Outcomes) -> bool:
+    """Whether two rounds' outcomes are the same as stored (card order and notation aside)."""
+    try:
+        return _stored(entered) == _stored(sent)
+    except (RulesError, KeyError, TypeError):
+        return False
+
+
+def _stored(outcomes: Outcomes) -> dict[str, dict[str, Any]]:
+    """Outcomes as kept in the corrections trail: {"<position>": {kind: value}}."""
+    stored = {}
+    for position, outcome in outcomes.items():
+        kind, cards, points = _as_entered(outcome)
+        stored[str(position)] = {kind: points if kind == Entry.Kind.POINTS else cards}
+    return dict(sorted(stored.items()))
+
+
+def _check_nobody_returns(
+    match: Match, seats: list[Seat], old: RoundRows, new: RoundRows, *, first_later: int
 ) -> None:
-    """Score every round from scratch and store scores, totals, events, places and status."""
-    by_name = {seat.player.name: seat for seat in seats}
-    result = score_match(match.variant, list(by_name), [outcome for _round, outcome in rounds])
+    """A change that would bring a player who lost back into play cannot stand while later
+    rounds were played without them: say which rounds must go first."""
+    later = new[first_later:]
+    if not later:
+        return
+    keys = [seat.position for seat in seats]
+    variant = match.variant
+    before = score_match(variant, keys, [o for _r, o in old])
+    try:
+        after = score_match(variant, keys, [o for _r, o in new[:first_later]])
+    except RulesError:
+        return  # the change itself breaks a rule; _rescore reports it
+    back = [
+        seat
+        for seat in seats
+        if before.lost_in.get(seat.position, len(old)) < first_later + (len(old) - len(new))
+        and seat.position not in after.lost_in
+    ]
+    if not back:
+        return
+    names = ", ".join(seat.player.name for seat in back)
+    first, last = later[0][0].number, later[-1][0].number
+    rounds = str(first) if first == last else f"{first}–{last}"
+    raise RoundConflict(
+        _(
+            "This would bring %(names)s back into play, but round %(rounds)s was played "
+            "without them: delete the later rounds first, from the last one."
+        )
+        % {"names": names, "rounds": rounds}
+    )
+
+
+def _rescore(match: Match, seats: list[Seat], rounds: RoundRows) -> None:
+    """Score every round from scratch and store scores, totals, events, places and status;
+    move the match's version."""
+    by_position = {seat.position: seat for seat in seats}
+    result = score_match(match.variant, list(by_position), [outcome for _round, outcome in rounds])
     Entry.objects.filter(round__match=match).delete()
     entries = []
     for (round_, outcomes), scored in zip(rounds, result.rounds, strict=True):
         events = dict(scored.events)
-        for name, outcome in outcomes.items():
+        for position, outcome in outcomes.items():
             kind, cards, points = _as_entered(outcome)
             entries.append(
                 Entry(
                     round=round_,
-                    seat=by_name[name],
+                    seat=by_position[position],
                     kind=kind,
                     cards=cards,
                     points=points,
-                    score=scored.scores[name],
-                    total=scored.totals[name],
-                    event=events.get(name, ""),
+                    score=scored.scores[position],
+                    total=scored.totals[position],
+                    event=events.get(position, ""),
                 )
             )
     Entry.objects.bulk_create(entries)
-    place_of = {name: place for place, group in _places(result.standings) for name in group}
+    place_of = {key: place for place, group in _places(result.standings) for key in group}
     for seat in seats:
-        name = seat.player.name
-        seat.total = result.totals[name]
-        seat.place = place_of[name]
-        lost = result.lost_in.get(name)
+        seat.total = result.totals[seat.position]
+        seat.place = place_of[seat.position]
+        lost = result.lost_in.get(seat.position)
         seat.lost_in_round = None if lost is None else lost + 1
     Seat.objects.bulk_update(seats, ["total", "place", "lost_in_round"])
     ended = (
@@ -234,10 +523,12 @@ def _rescore(
             )
         )
     match.status = Match.Status.FINISHED if ended else Match.Status.RUNNING
-    match.save(update_fields=["status", "updated_at"])
+    match.version += 1
+    match.save(update_fields=["status", "closed_early", "version", "updated_at"])
+    owners.owner_of(match).changed(match)
 
 
-def _places(standings: list[list[str]]) -> list[tuple[int, list[str]]]:
+def _places(standings: list[list[Any]]) -> list[tuple[int, list[Any]]]:
     """Competition ranking: two tied for first are both 1st, the next is 3rd."""
     places, place = [], 1
     for group in standings:
@@ -252,16 +543,3 @@ def _as_entered(outcome: Outcome) -> tuple[str, str, int | None]:
         return Entry.Kind.POINTS, "", outcome["points"]
     kind = "out" if "out" in outcome else "hand"
     return kind, " ".join(card.code for card in parse_cards(outcome[kind])), None
-
-
-def preview_round(*, match: Match, number: int, outcomes: Mapping[str, Outcome]):
-    """What round `number` would score with these outcomes, saving nothing."""
-    seats = _seats(match)
-    rounds = [outcome for _round, outcome in _load_rounds(match, seats)]
-    if number <= len(rounds):
-        rounds[number - 1] = dict(outcomes)
-        rounds = rounds[:number]
-    else:
-        rounds.append(dict(outcomes))
-    result = score_match(match.variant, [seat.player.name for seat in seats], rounds)
-    return result.rounds[number - 1]

@@ -7,14 +7,16 @@ from games import views
 app_name = "games"
 
 urlpatterns = [
-    path("", views.home, name="home"),
     path("matches/", views.match_list, name="match_list"),
     path("matches/new/", views.new_match, name="new_match"),
     path("matches/<int:pk>/", views.match_detail, name="match"),
     path("matches/<int:pk>/live/", views.match_live, name="match_live"),
     path("matches/<int:pk>/rounds/", views.round_new, name="round_new"),
-    path("matches/<int:pk>/rounds/<int:number>/", views.round_edit, name="round_edit"),
-    path("matches/<int:pk>/rounds/<int:number>/delete/", views.round_delete, name="round_delete"),
+    path("matches/<int:pk>/rounds/<int:round_id>/", views.round_edit, name="round_edit"),
+    path(
+        "matches/<int:pk>/rounds/<int:round_id>/delete/", views.round_delete, name="round_delete"
+    ),
+    path("matches/<int:pk>/history/", views.match_history, name="history"),
     path("matches/<int:pk>/rematch/", views.rematch, name="rematch"),
     path("matches/<int:pk>/scorekeepers/", views.scorekeepers, name="scorekeepers"),
     path("matches/<int:pk>/delete/", views.match_delete, name="match_delete"),

@@ -2,20 +2,12 @@
 
 from __future__ import annotations
 
-import functools
-from dataclasses import dataclass
-from functools import cached_property
-
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.db.models import Count, Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
@@ -23,10 +15,10 @@ from django_htmx.http import HttpResponseClientRefresh
 
 from games import services
 from games.forms import NewMatchForm, RoundForm, initial_from_entries
-from games.labels import card_name, card_notation, changed_options, rules_message, rules_summary
+from games.labels import outcome_label, rules_message
 from games.models import Entry, Match, Round, Seat
-from games.rules import RulesError, deck
-from tournaments.models import Tournament
+from games.rules import RulesError
+from games.sheet import Sheet, card_grid
 
 PAGE_SIZE = 20
 
@@ -36,33 +28,26 @@ def _get_match(pk: int) -> Match:
 
 
 def _get_match_for_edit(request: HttpRequest, pk: int) -> Match:
-    """The match, if this user may change it (creator or scorekeeper); 403 otherwise."""
+    """The match, if this user may change its rounds (its owner decides); 403 otherwise."""
     match = _get_match(pk)
     if not match.can_edit(request.user):
         raise PermissionDenied
     return match
 
 
-def _get_match_for_owner(request: HttpRequest, pk: int) -> Match:
+def _get_match_for_creator(request: HttpRequest, pk: int) -> Match:
     match = _get_match(pk)
     if request.user.pk != match.created_by_id:
         raise PermissionDenied
     return match
 
 
-def home(request: HttpRequest) -> HttpResponse:
-    mine = Match.objects.for_user(request.user).with_seats()[:5]
-    recent = Match.objects.casual().with_seats()[:10]
-    tournaments = (
-        Tournament.objects.filter(status=Tournament.Status.RUNNING)
-        .annotate(players=Count("entrants"))
-        .order_by("-date", "-pk")[:5]
-    )
-    return render(
-        request,
-        "games/home.html",
-        {"mine": mine, "recent": recent, "tournaments": tournaments},
-    )
+def _posted_int(request: HttpRequest, name: str) -> int | None:
+    try:
+        value = int(request.POST.get(name, ""))
+    except ValueError:
+        return None
+    return value if 0 <= value < 2**31 else None
 
 
 @vary_on_headers("HX-Request")
@@ -103,103 +88,27 @@ def new_match(request: HttpRequest) -> HttpResponse:
     return render(request, template, {"form": form, "known_names": known})
 
 
-@dataclass
-class SheetRow:
-    round: Round
-    cells: list[Entry | None]
-
-
-class Sheet:
-    """What the score sheet shows, loaded on first use.
-
-    Pages cache the rendered sheet per match version (`Match.updated_at`), so a cached
-    page reads none of this and costs one query whatever the number of rounds.
-    """
-
-    def __init__(self, match: Match):
-        self.match = match
-
-    @cached_property
-    def seats(self) -> list[Seat]:
-        return list(self.match.seats.select_related("player").order_by("position"))
-
-    @cached_property
-    def rows(self) -> list[SheetRow]:
-        rounds = self.match.rounds.order_by("number").prefetch_related(
-            Prefetch("entries", queryset=Entry.objects.order_by())
-        )
-        rows = []
-        for round_ in rounds:
-            by_seat = {entry.seat_id: entry for entry in round_.entries.all()}
-            rows.append(SheetRow(round_, [by_seat.get(seat.pk) for seat in self.seats]))
-        return rows
-
-    @cached_property
-    def round_count(self) -> int:
-        if "rows" in self.__dict__:
-            return len(self.rows)
-        return self.match.rounds.count()
-
-    @cached_property
-    def standings(self) -> list[Seat]:
-        return sorted(self.seats, key=lambda seat: (seat.place, seat.position))
-
-    @cached_property
-    def in_play(self) -> list[Seat]:
-        return [seat for seat in self.seats if not seat.has_lost]
-
-    @cached_property
-    def leads_next(self) -> Seat | None:
-        """The winner of the last round leads, when the sheet can tell who that was."""
-        match = self.match
-        if match.is_finished or not self.rows or match.variant.leader != "previous_winner":
-            return None
-        last = self.rows[-1].cells
-        went_out = [e.seat_id for e in last if e is not None and e.kind == Entry.Kind.OUT]
-        if len(went_out) != 1:
-            return None
-        return next((seat for seat in self.in_play if seat.pk == went_out[0]), None)
-
-    @cached_property
-    def summary(self) -> str:
-        return rules_summary(self.match.variant, self.match.preset)
-
-    @cached_property
-    def house_rules(self) -> list[tuple[str, str]]:
-        return changed_options(self.match.variant, self.match.preset)
-
-
-@functools.lru_cache(maxsize=8)
-def _card_grid(deck_size: int, language: str) -> str:
-    """The buttons of the card grid, the same for every player: rendered once per language."""
-    cards = [
-        {"code": c.code, "suit": c.suit, "label": card_notation(c), "title": card_name(c)}
-        for c in deck(deck_size)
-    ]
-    # render_to_string returns a SafeString: the page inserts it as HTML.
-    return render_to_string("games/_card_grid.html", {"cards": cards})
-
-
-def card_grid(match: Match) -> str:
-    return _card_grid(match.variant.deck_size, get_language())
-
-
 def _match_context(
     request: HttpRequest, match: Match, round_form: RoundForm | None = None, read_only=False
-):
+) -> dict:
     sheet = Sheet(match)
     can_edit = not read_only and match.can_edit(request.user)
     if round_form is None and can_edit and not match.is_finished:
-        round_form = RoundForm(seats=sheet.in_play, number=sheet.round_count + 1)
+        round_form = _new_round_form(match, sheet)
     return {
         "match": match,
         "sheet": sheet,
         "can_edit": can_edit,
-        "is_owner": request.user.pk == match.created_by_id,
+        "is_owner": request.user.pk == match.created_by_id and match.is_casual,
         "round_form": round_form,
         "card_grid": card_grid(match) if round_form else "",
-        "form_number": round_form.number if round_form else None,
     }
+
+
+def _new_round_form(match: Match, sheet: Sheet, data=None) -> RoundForm:
+    return RoundForm(
+        seats=sheet.in_play, number=sheet.round_count + 1, version=match.version, data=data
+    )
 
 
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -217,60 +126,88 @@ def match_live(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, template, _match_context(request, match, read_only=True))
 
 
-def _round_number(request: HttpRequest) -> int | None:
-    try:
-        return int(request.POST.get("number", ""))
-    except ValueError:
-        return None
+def match_history(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every correction of the match's rounds: who, when, before and after."""
+    match = _get_match(pk)
+    sheet = Sheet(match)
+    names = sheet.names
+    corrections = [
+        (
+            correction,
+            [
+                (
+                    names.get(int(position), "?"),
+                    outcome_label(before),
+                    outcome_label(correction.after[position])
+                    if correction.after and position in correction.after
+                    else "",
+                )
+                for position, before in correction.before.items()
+            ],
+        )
+        for correction in sheet.corrections
+    ]
+    return render(
+        request,
+        "games/match_history.html",
+        {"match": match, "sheet": sheet, "corrections": corrections},
+    )
 
 
-def _handle_round(request: HttpRequest, match: Match, number: int, seats: list[Seat], save):
-    """Preview or save (with the service `save`) one round from the posted form.
+def _save_round(request: HttpRequest, match: Match, form: RoundForm, names, save) -> tuple:
+    """Preview or save (with `save`) one round from the posted form.
 
-    Returns (form, preview, saved): errors are put on the form and nothing is saved.
-    A RoundConflict (the round changed meanwhile) is left to the caller.
+    Returns (preview, saved); errors are put on the form and nothing is saved. A
+    RoundConflict or NotAllowed is left to the caller.
     """
-    form = RoundForm(seats=seats, number=number, data=request.POST)
     if not form.is_valid():
-        return form, None, False
+        return None, False
     try:
         if request.POST.get("action") == "preview":
-            preview = services.preview_round(match=match, number=number, outcomes=form.outcomes())
-            return form, preview, False
-        save(match=match, number=number, outcomes=form.outcomes(), by=request.user)
+            preview = services.preview_round(
+                match=match, outcomes=form.outcomes(), round_id=form.round_id
+            )
+            return preview, False
+        save(form.outcomes(), _posted_int(request, "version"))
     except RulesError as error:
-        form.add_rules_error(error)
-        return form, None, False
-    return form, None, True
+        form.add_rules_error(error, names)
+        return None, False
+    return None, True
 
 
 @require_POST
 def round_new(request: HttpRequest, pk: int) -> HttpResponse:
     match = _get_match_for_edit(request, pk)
-    number = _round_number(request)
-    expected = match.rounds.count() + 1
-    if number != expected or match.is_finished:
-        # A form sent twice, or a round someone else entered meanwhile: nothing is saved.
-        if match.is_finished:
-            text = _("The match is over; no more rounds can be entered.")
-        elif number is not None and number < expected:
-            text = _("Round %(number)s has already been entered, so this form was not saved.") % {
-                "number": number
-            }
-        else:
-            text = _("This form was out of date, so it was not saved. Here is the sheet as it is.")
-        messages.error(request, text)
-        return _reload(request, match)
-    seats = Sheet(match).in_play
+    sheet = Sheet(match)
+    form = _new_round_form(match, sheet, data=request.POST)
+
+    def save(outcomes, version):
+        services.record_round(match=match, outcomes=outcomes, version=version, by=request.user)
+
     try:
-        form, preview, saved = _handle_round(request, match, number, seats, services.record_round)
+        preview, saved = _save_round(request, match, form, sheet.names, save)
     except services.RoundConflict as error:
+        match.refresh_from_db()
+        if error.repeat or match.is_finished:
+            messages.info(request, str(error))
+            return _reload(request, match)
+        # Keep what was typed, on the sheet as it is now, with the version it now has.
+        sheet = Sheet(match)
+        form = _new_round_form(match, sheet, data=request.POST)
+        form.is_valid()
+        form.add_error(str(error))
+        return _render_sheet(request, match, form)
+    except services.NotAllowed as error:
         messages.error(request, str(error))
         return _reload(request, match)
     if saved:
-        messages.success(request, _("Round %(number)s saved.") % {"number": number})
+        messages.success(request, _("Round %(number)s saved.") % {"number": form.number})
         return _reload(request, match)
-    context = _match_context(request, match, form) | _preview_context(preview, seats)
+    return _render_sheet(request, match, form, preview)
+
+
+def _render_sheet(request: HttpRequest, match: Match, form: RoundForm, preview=None):
+    context = _match_context(request, match, form) | _preview_context(preview, form.seats)
     if request.htmx and request.htmx.target == "preview":
         return render(request, "games/_round_form.html#preview", context | {"oob": True})
     if request.htmx:
@@ -285,10 +222,17 @@ def _preview_context(preview, seats: list[Seat]) -> dict:
     events = dict(preview.events)
     rows = []
     for seat in seats:
-        name = seat.player.name
-        event = events.get(name, "")
+        event = events.get(seat.position, "")
         label = Entry.Event(event).label if event else ""
-        rows.append((name, preview.scores[name], preview.totals[name], event, label))
+        rows.append(
+            (
+                seat.player.name,
+                preview.scores[seat.position],
+                preview.totals[seat.position],
+                event,
+                label,
+            )
+        )
     return {"preview": preview, "preview_rows": rows}
 
 
@@ -303,102 +247,159 @@ def _reload(request: HttpRequest, match: Match) -> HttpResponse:
     return redirect(match)
 
 
-def _round_or_404(match: Match, number: int) -> Round:
-    return get_object_or_404(match.rounds.prefetch_related("entries__seat__player"), number=number)
+def _round_or_none(match: Match, round_id: int) -> Round | None:
+    return match.rounds.prefetch_related("entries__seat__player").filter(pk=round_id).first()
 
 
-def round_edit(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    match = _get_match_for_edit(request, pk)
-    round_ = _round_or_404(match, number)
+def _round_now(round_: Round) -> list[tuple[str, str]]:
+    """The round as it is now, for people: (player, outcome) in seat order."""
+    entries = sorted(round_.entries.all(), key=lambda entry: entry.seat.position)
+    return [(e.seat.player.name, outcome_label(services.entry_outcome(e))) for e in entries]
+
+
+def _edit_form(round_: Round, data=None) -> RoundForm:
     entries = list(round_.entries.all())
     seats = sorted((entry.seat for entry in entries), key=lambda seat: seat.position)
-    preview = None
+    return RoundForm(
+        seats=seats,
+        number=round_.number,
+        version=round_.version,
+        round_id=round_.pk,
+        data=data,
+        initial=None if data is not None else initial_from_entries(entries),
+    )
+
+
+def round_edit(request: HttpRequest, pk: int, round_id: int) -> HttpResponse:
+    match = _get_match_for_edit(request, pk)
+    round_ = _round_or_none(match, round_id)
+    if round_ is None:
+        messages.error(request, _("This round has been deleted, so it cannot be changed."))
+        return redirect(match)
+    preview, now = None, None
+    form = _edit_form(round_, request.POST if request.method == "POST" else None)
     if request.method == "POST":
-        try:
-            form, preview, saved = _handle_round(
-                request, match, number, seats, services.change_round
+
+        def save(outcomes, version):
+            services.change_round(
+                match=match, round_id=round_id, version=version, outcomes=outcomes, by=request.user
             )
+
+        names = {seat.position: seat.player.name for seat in form.seats}
+        try:
+            preview, saved = _save_round(request, match, form, names, save)
         except services.RoundConflict as error:
+            round_ = _round_or_none(match, round_id)
+            if error.repeat or round_ is None:
+                messages.info(request, str(error))
+                return redirect(match)
+            # Keep what was typed, on the round as it is now, with its new version.
+            form = _edit_form(round_, request.POST)
+            form.is_valid()
+            form.add_error(str(error))
+            now = _round_now(round_)
+        except services.NotAllowed as error:
             messages.error(request, str(error))
             return redirect(match)
-        if saved:
-            messages.success(request, _("Round %(number)s changed.") % {"number": number})
-            return redirect(match)
-    else:
-        form = RoundForm(seats=seats, number=number, initial=initial_from_entries(entries))
+        else:
+            if saved:
+                messages.success(
+                    request, _("Round %(number)s changed.") % {"number": round_.number}
+                )
+                return redirect(match)
     context = {
         "match": match,
         "round": round_,
         "round_form": form,
-        "form_number": number,
+        "round_now": now,
         "card_grid": card_grid(match),
         "sheet": Sheet(match),
-    } | _preview_context(preview, seats)
+    } | _preview_context(preview, form.seats)
     if request.htmx and request.htmx.target == "preview":
         return render(request, "games/_round_form.html#preview", context | {"oob": True})
     return render(request, "games/round_edit.html", context)
 
 
-def round_delete(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def round_delete(request: HttpRequest, pk: int, round_id: int) -> HttpResponse:
     match = _get_match_for_edit(request, pk)
-    round_ = _round_or_404(match, number)
+    round_ = _round_or_none(match, round_id)
+    if round_ is None:
+        messages.info(request, _("This round has already been deleted."))
+        return redirect(match)
+    now = None
     if request.method == "POST":
         try:
-            services.delete_round(match=match, number=number, by=request.user)
+            number = services.delete_round(
+                match=match,
+                round_id=round_id,
+                version=_posted_int(request, "version"),
+                by=request.user,
+            )
         except services.RoundConflict as error:
+            round_ = _round_or_none(match, round_id)
+            if error.repeat or round_ is None:
+                messages.info(request, str(error))
+                return redirect(match)
             messages.error(request, str(error))
+            now = _round_now(round_)
+        except services.NotAllowed as error:
+            messages.error(request, str(error))
+            return redirect(match)
         except RulesError as error:
-            # Only possible when a later round depends on this one (a player who lost here).
+            # Only possible when a later round depends on this one.
             messages.error(
                 request,
                 _("Round %(number)s cannot be deleted: a later round depends on it (%(reason)s).")
-                % {"number": number, "reason": rules_message(error)},
+                % {"number": round_.number, "reason": rules_message(error, Sheet(match).names)},
             )
+            return redirect(match)
         else:
             messages.success(request, _("Round %(number)s deleted.") % {"number": number})
-        return redirect(match)
-    later = match.rounds.filter(number__gt=number).count()
+            return redirect(match)
+    later = match.rounds.filter(number__gt=round_.number).count()
     return render(
         request,
         "games/round_delete.html",
-        {"match": match, "round": round_, "later": later},
+        {"match": match, "round": round_, "later": later, "round_now": now},
     )
 
 
 @require_POST
 def rematch(request: HttpRequest, pk: int) -> HttpResponse:
     match = _get_match_for_edit(request, pk)
-    if hasattr(match, "table"):
-        messages.error(
-            request, _("A tournament table is not played again; the next round is seated.")
-        )
+    try:
+        new = services.rematch(match=match, by=request.user)
+    except services.NotAllowed as error:
+        messages.error(request, str(error))
         return redirect(match)
-    new = services.rematch(match=match, created_by=request.user)
     messages.success(request, _("A new match with the same players has started."))
     return redirect(new)
 
 
 def scorekeepers(request: HttpRequest, pk: int) -> HttpResponse:
     """The creator adds or removes the accounts that may keep this match's score."""
-    match = _get_match_for_owner(request, pk)
+    match = _get_match_for_creator(request, pk)
+    if not match.is_casual:
+        messages.error(
+            request, _("A tournament table's score is kept by its players and directors.")
+        )
+        return redirect(match)
     error = ""
     if request.method == "POST":
-        username = request.POST.get("username", "").strip()
-        accounts = get_user_model().objects
-        user = accounts.filter(username__iexact=username).first() if username else None
-        if request.POST.get("action") == "remove":
-            if user is not None:
-                match.scorekeepers.remove(user)
-                messages.success(request, _("%(name)s no longer keeps score.") % {"name": user})
-            return redirect("games:scorekeepers", pk=match.pk)
-        if not username:
-            error = _("Enter the username of the account that should keep score.")
-        elif user is None:
-            error = _("There is no account called “%(name)s”.") % {"name": username}
-        elif user.pk == match.created_by_id:
-            error = _("You created this match, so you can already keep its score.")
+        username = request.POST.get("username", "")
+        try:
+            if request.POST.get("action") == "remove":
+                user = match.scorekeepers.filter(username__iexact=username.strip()).first()
+                if user is not None:
+                    services.remove_scorekeeper(match=match, user=user, by=request.user)
+                    messages.success(
+                        request, _("%(name)s no longer keeps score.") % {"name": user}
+                    )
+                return redirect("games:scorekeepers", pk=match.pk)
+            user = services.add_scorekeeper(match=match, username=username, by=request.user)
+        except services.NotAllowed as failure:
+            error = str(failure)
         else:
-            match.scorekeepers.add(user)
             messages.success(request, _("%(name)s can now keep score.") % {"name": user})
             return redirect("games:scorekeepers", pk=match.pk)
     return render(
@@ -409,13 +410,13 @@ def scorekeepers(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def match_delete(request: HttpRequest, pk: int) -> HttpResponse:
-    match = _get_match_for_owner(request, pk)
-    if hasattr(match, "table"):
-        # A tournament's table: its results belong to the tournament's standings.
-        messages.error(request, _("This match is a tournament table and cannot be deleted."))
-        return redirect(match)
+    match = _get_match_for_creator(request, pk)
     if request.method == "POST":
-        match.delete()
+        try:
+            services.delete_match(match=match, by=request.user)
+        except (services.NotAllowed, services.RoundConflict) as error:
+            messages.error(request, str(error))
+            return redirect(match)
         messages.success(request, _("The match has been deleted."))
         return redirect("games:match_list")
     return render(request, "games/match_delete.html", {"match": match})

@@ -54,3 +54,42 @@ def rules_form_data(preset: str = "classic") -> dict[str, str]:
         elif value is not False:
             data[name] = str(value)
     return data
+
+
+def by_seat(match, outcomes_by_name: dict) -> dict[int, dict]:
+    """Outcomes written by player name (names unique at the table) keyed by seat position."""
+    position = dict(match.seats.values_list("player__name", "position"))
+    return {position[name]: outcome for name, outcome in outcomes_by_name.items()}
+
+
+def record(match, user, *rounds) -> None:
+    """Enter rounds written by player name, each on the version the sheet then showed."""
+    for outcomes in rounds:
+        match.refresh_from_db()
+        services.record_round(
+            match=match, outcomes=by_seat(match, outcomes), version=match.version, by=user
+        )
+    match.refresh_from_db()
+
+
+def round_at(match, number: int):
+    """The match's round that now has this number."""
+    return match.rounds.get(number=number)
+
+
+def change(match, user, number: int, outcomes_by_name: dict):
+    """Change round `number` as the edit form would, made on the round as it is now."""
+    round_ = round_at(match, number)
+    return services.change_round(
+        match=match,
+        round_id=round_.pk,
+        version=round_.version,
+        outcomes=by_seat(match, outcomes_by_name),
+        by=user,
+    )
+
+
+def delete(match, user, number: int) -> int:
+    """Delete round `number` as the confirmation page would, made on the round as it is now."""
+    round_ = round_at(match, number)
+    return services.delete_round(match=match, round_id=round_.pk, version=round_.version, by=user)

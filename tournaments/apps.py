@@ -7,3 +7,10 @@ from django.utils.translation import gettext_lazy as _
 class TournamentsConfig(AppConfig):
     name = "tournaments"
     verbose_name = _("Tournaments")
+
+    def ready(self) -> None:
+        from games import owners
+        from games.models import Match
+        from tournaments.owner import TournamentTables
+
+        owners.register(Match.Kind.TOURNAMENT, TournamentTables())

@@ -90,6 +90,9 @@ class Tournament(models.Model):
     directors = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="directed_tournaments"
     )
+    # Moved by every change to the tournament or one of its tables (services only): cached
+    # standings and live views key on it.
+    version = models.PositiveIntegerField(_("version"), default=1)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -1,4 +1,9 @@
-"""The only place that writes tournaments: entrants, seating rounds, closing tables and rounds."""
+"""The only place that writes tournaments: entrants, seating rounds, closing tables and rounds.
+
+Every change takes the tournament's row lock first, then (through games.services) its tables'
+matches by ascending id: the same order a table's round changes keep. Every change moves the
+tournament's version.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +15,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import Prefetch
+from django.db.models import F, Prefetch
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -33,9 +38,20 @@ def create_tournament(*, created_by, variant: Variant, **fields) -> Tournament:
 
 
 def update_tournament(*, tournament: Tournament, variant: Variant, **fields) -> Tournament:
-    """Change the settings; the rules and table settings are fixed once round 1 is seated."""
+    """Change the settings; the rules and table settings are fixed once round 1 is seated,
+    and the scoring (points by place, tie-breaks) once the tournament is finished."""
     with transaction.atomic():
         tournament = _lock(tournament)
+        scoring = ("points_by_place", "tie_breaks", "final_table_size", "rounds_planned")
+        if tournament.status == Tournament.Status.FINISHED and any(
+            fields[name] != getattr(tournament, name) for name in scoring if name in fields
+        ):
+            raise TournamentError(
+                _(
+                    "The tournament is finished: its points and tie-breaks change only after "
+                    "a director reopens it."
+                )
+            )
         locked = ("preset", "table_size", "match_end", "deals_per_match")
         if tournament.rounds.exists() and (
             variant.as_dict() != tournament.options
@@ -47,8 +63,43 @@ def update_tournament(*, tournament: Tournament, variant: Variant, **fields) -> 
         tournament.options = variant.as_dict()
         for name, value in fields.items():
             setattr(tournament, name, value)
-        tournament.save()
+        _save(tournament, "options", *fields)
     return tournament
+
+
+def reopen_tournament(*, tournament: Tournament, by) -> None:
+    """A director reopens a finished tournament so that results or scoring can be corrected."""
+    with transaction.atomic():
+        tournament = _lock(tournament)
+        if tournament.status != Tournament.Status.FINISHED:
+            raise TournamentError(_("The tournament is not finished."))
+        tournament.status = Tournament.Status.RUNNING
+        _save(tournament, "status")
+
+
+def finish_tournament(*, tournament: Tournament, by) -> None:
+    """Finish a reopened tournament again, once its last round is closed."""
+    with transaction.atomic():
+        tournament = _lock(tournament)
+        if tournament.status == Tournament.Status.FINISHED:
+            raise TournamentError(_("The tournament is already finished."))
+        if not can_finish(tournament):
+            raise TournamentError(_("The tournament's last round has not been closed yet."))
+        tournament.status = Tournament.Status.FINISHED
+        tournament.registration_open = False
+        _save(tournament, "status", "registration_open")
+
+
+def can_finish(tournament: Tournament) -> bool:
+    """Whether every round has been played and closed (as after reopening to correct)."""
+    last = tournament.rounds.order_by("-number").first()
+    return last is not None and last.is_closed and _is_last(tournament, last)
+
+
+def _is_last(tournament: Tournament, round_: TournamentRound) -> bool:
+    return round_.is_final or (
+        round_.number >= tournament.rounds_planned and not tournament.final_table_size
+    )
 
 
 # --- directors -----------------------------------------------------------------------------
@@ -61,22 +112,18 @@ def add_director(*, tournament: Tournament, username: str):
     if user.pk == tournament.created_by_id:
         raise TournamentError(_("The tournament's creator is already a director."))
     with transaction.atomic():
+        tournament = _lock(tournament)
+        # Directors keep score at every table: the tables ask the tournament (tournaments.owner).
         tournament.directors.add(user)
-        # Directors keep score at every table.
-        for match in _matches(tournament):
-            match.scorekeepers.add(user)
+        _save(tournament)
     return user
 
 
 def remove_director(*, tournament: Tournament, user) -> None:
     with transaction.atomic():
+        tournament = _lock(tournament)
         tournament.directors.remove(user)
-        for match in _matches(tournament):
-            match.scorekeepers.remove(user)
-
-
-def _matches(tournament: Tournament):
-    return Match.objects.filter(table__round__tournament=tournament)
+        _save(tournament)
 
 
 # --- entrants ------------------------------------------------------------------------------
@@ -92,6 +139,7 @@ def add_entrants(*, tournament: Tournament, names: Sequence[str], by, checked_in
         already = [player.name for player in players if player.pk in existing]
         if already:
             raise TournamentError(_("Already entered: %(names)s.") % {"names": ", ".join(already)})
+        _save(tournament)
         return Entrant.objects.bulk_create(
             Entrant(tournament=tournament, player=player, joined_round=joins, checked_in=checked_in)
             for player in players
@@ -109,6 +157,7 @@ def register(*, tournament: Tournament, user) -> Entrant:
         tournament = _lock(tournament)
         if tournament.entrants.filter(player=player).exists():
             raise TournamentError(_("You are already registered."))
+        _save(tournament)
         return Entrant.objects.create(
             tournament=tournament, player=player, joined_round=_next_round_number(tournament)
         )
@@ -116,10 +165,13 @@ def register(*, tournament: Tournament, user) -> Entrant:
 
 def withdraw(*, entrant: Entrant) -> None:
     """Remove an entrant who has never been seated; one who has played drops out instead."""
-    if _has_played(entrant):
-        drop(entrant=entrant)
-    else:
-        entrant.delete()
+    with transaction.atomic():
+        tournament = _lock(entrant.tournament)
+        if _has_played(entrant):
+            drop(entrant=entrant)
+        else:
+            entrant.delete()
+            _save(tournament)
 
 
 def drop(*, entrant: Entrant) -> None:
@@ -128,16 +180,23 @@ def drop(*, entrant: Entrant) -> None:
         tournament = _lock(entrant.tournament)
         entrant.dropped_after_round = _next_round_number(tournament) - 1
         entrant.save(update_fields=["dropped_after_round"])
+        _save(tournament)
 
 
 def undrop(*, entrant: Entrant) -> None:
-    entrant.dropped_after_round = None
-    entrant.save(update_fields=["dropped_after_round"])
+    with transaction.atomic():
+        tournament = _lock(entrant.tournament)
+        entrant.dropped_after_round = None
+        entrant.save(update_fields=["dropped_after_round"])
+        _save(tournament)
 
 
 def set_checked_in(*, entrant: Entrant, checked_in: bool) -> None:
-    entrant.checked_in = checked_in
-    entrant.save(update_fields=["checked_in"])
+    with transaction.atomic():
+        tournament = _lock(entrant.tournament)
+        entrant.checked_in = checked_in
+        entrant.save(update_fields=["checked_in"])
+        _save(tournament)
 
 
 def import_entrants(*, tournament: Tournament, text: str, by) -> list[Entrant]:
@@ -244,13 +303,12 @@ def _seat(tournament: Tournament, by) -> TournamentRound:
     _create_tables(tournament, round_, tables, by)
     if tournament.status == Tournament.Status.REGISTRATION:
         tournament.status = Tournament.Status.RUNNING
-        tournament.save(update_fields=["status", "updated_at"])
+    _save(tournament, "status")
     return round_
 
 
 def _create_tables(tournament, round_, tables: list[list[int]], by) -> None:
     players = Player.objects.in_bulk([p for table in tables for p in table])
-    directors = [tournament.created_by, *tournament.directors.all()]
     deal_limit = (
         tournament.deals_per_match if tournament.match_end == Tournament.MatchEnd.DEALS else None
     )
@@ -260,10 +318,9 @@ def _create_tables(tournament, round_, tables: list[list[int]], by) -> None:
             players=[players[p] for p in table],
             preset=tournament.preset,
             variant=tournament.variant,
+            kind=Match.Kind.TOURNAMENT,
             deal_limit=deal_limit,
-            players_keep_score=True,
         )
-        match.scorekeepers.add(*directors)
         Table.objects.create(round=round_, number=number, match=match)
 
 
@@ -277,20 +334,19 @@ def reseat_round(*, round_: TournamentRound, by) -> TournamentRound:
             raise TournamentError(_("Only the latest round can be seated again."))
         matches = [table.match for table in round_.tables.select_related("match")]
         round_.delete()
-        for match in matches:
-            match.delete()
+        games.discard_unplayed(matches=matches)
         return _seat(tournament, by)
 
 
 def swap_players(*, round_: TournamentRound, first: int, second: int) -> None:
     """Swap two players' seats (at one table or two) before any score of theirs is entered."""
     with transaction.atomic():
-        _lock(round_.tournament)
+        tournament = _lock(round_.tournament)
         seats = {
             seat.player_id: seat
-            for seat in Seat.objects.select_for_update().filter(
+            for seat in Seat.objects.filter(
                 match__table__round=round_, player_id__in=[first, second]
-            )
+            ).select_related("match__table")
         }
         if len(seats) != 2 or first == second:
             raise TournamentError(_("Choose two different players of this round."))
@@ -301,25 +357,26 @@ def swap_players(*, round_: TournamentRound, first: int, second: int) -> None:
                     _("Scores have been entered at table %(number)s; its seats are fixed.")
                     % {"number": seat.match.table.number}
                 )
-        # Rebuild both seats: a direct swap would briefly break the one-seat-per-player rule.
-        moves = [(a.match_id, a.position, b.player_id), (b.match_id, b.position, a.player_id)]
-        Seat.objects.filter(pk__in=[a.pk, b.pk]).delete()
-        Seat.objects.bulk_create(
-            Seat(match_id=match_id, position=position, player_id=player_id)
-            for match_id, position, player_id in moves
-        )
-        Match.objects.filter(pk__in=[a.match_id, b.match_id]).update(updated_at=timezone.now())
+        games.swap_seats(first=a, second=b)
+        _save(tournament)
 
 
 def close_table(*, table: Table, by) -> None:
-    games.close_match(match=table.match, by=by)
+    """Close a table by hand: its match is ranked by its totals as they stand."""
+    with transaction.atomic():
+        _lock(table.round.tournament)
+        if TournamentRound.objects.get(pk=table.round_id).is_closed:
+            raise TournamentError(_("The round is closed; its tables are already closed."))
+        games.close_match(match=table.match, by=by)
 
 
 def reopen_table(*, table: Table, by) -> None:
     """Undo closing a table by hand, while its round is still open."""
-    if table.round.is_closed:
-        raise TournamentError(_("The round is closed; its tables cannot be reopened."))
-    games.reopen_match(match=table.match, by=by)
+    with transaction.atomic():
+        _lock(table.round.tournament)
+        if TournamentRound.objects.get(pk=table.round_id).is_closed:
+            raise TournamentError(_("The round is closed; its tables cannot be reopened."))
+        games.reopen_match(match=table.match, by=by)
 
 
 def close_round(*, round_: TournamentRound, by) -> None:
@@ -329,7 +386,11 @@ def close_round(*, round_: TournamentRound, by) -> None:
         round_ = TournamentRound.objects.get(pk=round_.pk)
         if round_.is_closed:
             raise TournamentError(_("This round is already closed."))
-        open_tables = [t for t in round_.tables.select_related("match") if not t.match.is_finished]
+        tables = list(round_.tables.all())
+        # The tables' matches are locked (by id) and read under their locks: a round deleted
+        # at a table meanwhile waits for this, or this waits for it.
+        matches = {m.pk: m for m in games.lock_matches(Match(pk=t.match_id) for t in tables)}
+        open_tables = [t for t in tables if not matches[t.match_id].is_finished]
         if open_tables:
             raise TournamentError(
                 _("These tables have not finished: %(tables)s. Close them by hand or wait.")
@@ -337,20 +398,20 @@ def close_round(*, round_: TournamentRound, by) -> None:
             )
         round_.status = TournamentRound.Status.CLOSED
         round_.save(update_fields=["status"])
-        Match.objects.filter(table__round=round_).update(result_locked=True)
-        last = round_.is_final or (
-            round_.number >= tournament.rounds_planned and not tournament.final_table_size
-        )
-        if last:
+        games.lock_results(matches=matches.values())
+        if _is_last(tournament, round_):
             tournament.status = Tournament.Status.FINISHED
             tournament.registration_open = False
-            tournament.save(update_fields=["status", "registration_open", "updated_at"])
+        _save(tournament, "status", "registration_open")
 
 
 def start_clock(*, round_: TournamentRound, minutes: int) -> None:
-    round_.clock_started_at = timezone.now()
-    round_.clock_minutes = minutes
-    round_.save(update_fields=["clock_started_at", "clock_minutes"])
+    with transaction.atomic():
+        tournament = _lock(round_.tournament)
+        round_.clock_started_at = timezone.now()
+        round_.clock_minutes = minutes
+        round_.save(update_fields=["clock_started_at", "clock_minutes"])
+        _save(tournament)
 
 
 # --- reading -------------------------------------------------------------------------------
@@ -453,3 +514,11 @@ def _check_unscored(round_: TournamentRound) -> None:
 
 def _lock(tournament: Tournament) -> Tournament:
     return Tournament.objects.select_for_update().get(pk=tournament.pk)
+
+
+def _save(tournament: Tournament, *fields: str) -> None:
+    """Save the locked tournament's changed fields and move its version (in the database:
+    its tables' changes move it too, through tournaments.owner)."""
+    tournament.save(update_fields=[*fields, "updated_at"])
+    Tournament.objects.filter(pk=tournament.pk).update(version=F("version") + 1)
+    tournament.refresh_from_db(fields=["version"])

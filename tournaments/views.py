@@ -119,6 +119,9 @@ def _tournament_context(request: HttpRequest, tournament: Tournament) -> dict:
             (str(TIE_BREAK_COLUMNS[name]), _tie_break_label(name)) for name in tournament.tie_breaks
         ],
         "entrant_count": tournament.entrants.count(),
+        "can_finish": is_director
+        and tournament.status == Tournament.Status.RUNNING
+        and services.can_finish(tournament),
     }
 
 
@@ -453,6 +456,23 @@ def unregister(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 # --- running rounds ------------------------------------------------------------------------
+
+
+@director_action
+def reopen(request: HttpRequest, tournament: Tournament):
+    services.reopen_tournament(tournament=tournament, by=request.user)
+    messages.success(
+        request,
+        _("The tournament is open for corrections. Finish it again when they are done."),
+    )
+    return redirect(tournament)
+
+
+@director_action
+def finish(request: HttpRequest, tournament: Tournament):
+    services.finish_tournament(tournament=tournament, by=request.user)
+    messages.success(request, _("The tournament is finished."))
+    return redirect(tournament)
 
 
 @director_action

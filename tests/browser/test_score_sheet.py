@@ -123,12 +123,7 @@ def test_a_card_given_to_two_players_is_shown_next_to_the_field_and_nothing_is_s
     page: Page, problems: list[str], alice, log_in
 ):
     match = make_match(alice, ["alice", "Dan", "Eve"])
-    services.record_round(
-        match=match,
-        number=1,
-        outcomes={"alice": {"out": "7C"}, "Dan": {"hand": "KS"}, "Eve": {"hand": "8H"}},
-        by=alice,
-    )
+    record(match, alice, {"alice": {"out": "7C"}, "Dan": {"hand": "KS"}, "Eve": {"hand": "8H"}})
     log_in(alice)
     page.goto(match.get_absolute_url())
     expect(page.locator("#sheet tbody tr")).to_have_count(1)

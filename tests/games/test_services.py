@@ -5,19 +5,13 @@ import pytest
 from games import services
 from games.models import Entry, Match, Round
 from games.rules import PRESETS, RulesError
-from tests.conftest import make_match
+from tests.conftest import by_seat, change, delete, make_match, record, round_at
 
 pytestmark = pytest.mark.django_db
 
 
 def totals(match):
     return {seat.player.name: seat.total for seat in match.seats.select_related("player")}
-
-
-def record(match, user, *rounds):
-    for outcomes in rounds:
-        number = match.rounds.count() + 1
-        services.record_round(match=match, number=number, outcomes=outcomes, by=user)
 
 
 def test_a_recorded_round_stores_scores_totals_and_events(alice, match):
@@ -41,23 +35,22 @@ def test_a_recorded_round_stores_scores_totals_and_events(alice, match):
     assert totals(match) == {"alice": -36, "Dan": 11, "Eve": 0}
 
 
-def test_the_same_round_number_posted_twice_is_refused_and_saves_nothing(alice, match):
-    outcomes = {"alice": {"out": "QS"}, "Dan": {"hand": "AC"}, "Eve": {"hand": "KH"}}
-    services.record_round(match=match, number=1, outcomes=outcomes, by=alice)
-    with pytest.raises(services.RoundConflict, match="already been entered"):
-        services.record_round(match=match, number=1, outcomes=outcomes, by=alice)
+def test_the_same_round_posted_twice_is_refused_and_saves_nothing(alice, match):
+    outcomes = by_seat(
+        match, {"alice": {"out": "QS"}, "Dan": {"hand": "AC"}, "Eve": {"hand": "KH"}}
+    )
+    version = match.version
+    services.record_round(match=match, outcomes=outcomes, version=version, by=alice)
+    with pytest.raises(services.RoundConflict, match="Round 1 has already been saved") as caught:
+        services.record_round(match=match, outcomes=outcomes, version=version, by=alice)
+    assert caught.value.repeat
     assert match.rounds.count() == 1
     assert totals(match) == {"alice": -40, "Dan": 11, "Eve": 4}
 
 
 def test_a_round_that_breaks_the_rules_saves_nothing(alice, match):
     with pytest.raises(RulesError, match="given twice"):
-        services.record_round(
-            match=match,
-            number=1,
-            outcomes={"alice": {"out": "QS"}, "Dan": {"hand": "QS"}, "Eve": {"hand": "KH"}},
-            by=alice,
-        )
+        record(match, alice, {"alice": {"out": "QS"}, "Dan": {"hand": "QS"}, "Eve": {"hand": "KH"}})
     assert not Round.objects.exists()
     assert not Entry.objects.exists()
 
@@ -69,12 +62,7 @@ def test_changing_an_earlier_round_recomputes_every_later_total(alice, match):
         {"alice": {"out": "QS"}, "Dan": {"hand": "AC"}, "Eve": {"hand": "KH"}},
         {"alice": {"hand": "10H"}, "Dan": {"out": "9C"}, "Eve": {"hand": "JH"}},
     )
-    services.change_round(
-        match=match,
-        number=1,
-        outcomes={"alice": {"hand": "AH"}, "Dan": {"hand": "AC"}, "Eve": {"out": "KH"}},
-        by=alice,
-    )
+    change(match, alice, 1, {"alice": {"hand": "AH"}, "Dan": {"hand": "AC"}, "Eve": {"out": "KH"}})
     assert totals(match) == {"alice": 21, "Dan": 11, "Eve": 2}
     last = Entry.objects.get(round__number=2, seat__player__name="alice")
     assert last.total == 21
@@ -86,16 +74,16 @@ def test_deleting_a_round_renumbers_the_later_ones(alice, match):
         alice,
         {"alice": {"out": "QS"}, "Dan": {"hand": "AC"}, "Eve": {"hand": "KH"}},
         {"alice": {"hand": "10H"}, "Dan": {"out": "9C"}, "Eve": {"hand": "JH"}},
-        {"alice": {"hand": "7H"}, "Dan": {"hand": "8C"}, "Eve": {"out": "6H"}},
+        {"alice": {"hand": "7H"}, "Dan": {"hand": "8C"}, "Eve": {"out": "9H"}},
     )
-    services.delete_round(match=match, number=1, by=alice)
+    delete(match, alice, 1)
     assert list(match.rounds.values_list("number", flat=True)) == [1, 2]
     assert totals(match) == {"alice": 17, "Dan": 8, "Eve": 2}
 
 
-def test_deleting_a_round_that_later_rounds_depend_on_is_refused(alice):
+def test_deleting_a_round_that_later_rounds_depend_on_says_which_must_go_first(alice):
     # Under "last survivor" Eve loses in round 1 and sits out round 2; without round 1
-    # round 2 would be missing her.
+    # she would be back in play, but round 2 was played without her.
     match = make_match(alice, ["alice", "Dan", "Eve"], "classic")
     record(
         match,
@@ -103,8 +91,9 @@ def test_deleting_a_round_that_later_rounds_depend_on_is_refused(alice):
         {"alice": {"out": "QS"}, "Dan": {"hand": "AC"}, "Eve": {"points": 120}},
         {"alice": {"out": "QH"}, "Dan": {"hand": "AD"}},
     )
-    with pytest.raises(RulesError, match="No outcome for Eve"):
-        services.delete_round(match=match, number=1, by=alice)
+    message = "bring Eve back into play, but round 2 was played without them"
+    with pytest.raises(services.RoundConflict, match=message):
+        delete(match, alice, 1)
     assert match.rounds.count() == 2
     assert totals(match) == {"alice": -60, "Dan": 22, "Eve": 120}
 
@@ -122,7 +111,7 @@ def test_a_match_ends_when_its_rules_say_so_with_places(alice):
 
 def test_a_rematch_seats_the_same_players_under_the_same_rules(alice):
     match = make_match(alice, ["alice", "Dan", "Eve"], "conventions", reset_at_101=False)
-    new = services.rematch(match=match, created_by=alice)
+    new = services.rematch(match=match, by=alice)
     assert [s.player.name for s in new.seats.order_by("position")] == ["alice", "Dan", "Eve"]
     assert new.variant == match.variant
     assert new.rematch_of == match
@@ -138,8 +127,8 @@ def test_an_account_name_links_the_seat_to_the_account_and_guests_are_reused(ali
 
 
 def test_deleting_a_round_that_does_not_exist_says_so(alice, match):
-    with pytest.raises(services.RoundConflict, match="Round 3 does not exist"):
-        services.delete_round(match=match, number=3, by=alice)
+    with pytest.raises(services.RoundConflict, match="already been deleted"):
+        services.delete_round(match=match, round_id=12345, version=1, by=alice)
 
 
 def test_deleting_the_first_of_many_rounds_keeps_their_order(alice, match):
@@ -149,7 +138,7 @@ def test_deleting_the_first_of_many_rounds_keeps_their_order(alice, match):
         alice,
         *({"alice": {"out": "QS"}, "Dan": {"hand": hand}, "Eve": {"hand": "6H"}} for hand in hands),
     )
-    services.delete_round(match=match, number=1, by=alice)
+    delete(match, alice, 1)
     dan = Entry.objects.filter(seat__player__name="Dan").order_by("round__number")
     assert list(dan.values_list("round__number", "cards")) == list(enumerate(hands[1:], start=1))
 
@@ -174,7 +163,7 @@ def test_a_match_with_a_deal_limit_ends_after_that_many_deals(alice):
     with pytest.raises(services.RoundConflict, match="The match is over"):
         record(match, alice, {"alice": {"hand": "KD"}, "Dan": {"out": "9D"}})
     # Deleting a deal reopens it: the limit is not reached any more.
-    services.delete_round(match=match, number=2, by=alice)
+    delete(match, alice, 2)
     match.refresh_from_db()
     assert not match.is_finished
 

@@ -5,7 +5,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Entry, Match
-from tests.conftest import make_match, rules_form_data
+from tests.conftest import make_match, record, round_at, rules_form_data
 from tests.tournaments.conftest import enter, make_tournament
 from tournaments import services as tournaments
 
@@ -14,9 +14,10 @@ pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
-def round_data(number, *outcomes, action="save"):
-    """Form data of a round: one (kind, cards or points) per seat, in seat order."""
-    data = {"number": str(number), "action": action}
+def round_data(version, *outcomes, action="save"):
+    """Form data of a round made on `version`: one (kind, cards or points) per seat, in seat
+    order."""
+    data = {"version": str(version), "action": action}
     for position, (kind, value) in enumerate(outcomes):
         data[f"s{position}-kind"] = kind
         data[f"s{position}-{'points' if kind == 'points' else 'cards'}"] = str(value)
@@ -26,22 +27,28 @@ def round_data(number, *outcomes, action="save"):
 GOOD_ROUND = [("out", "Q♠"), ("hand", "A♣ 9h"), ("points", 17)]
 
 
-def post_round(client, match, *outcomes, number=None, **extra):
-    number = number or match.rounds.count() + 1
+def post_round(client, match, *outcomes, version=None, **extra):
+    """Post a new round, made on the sheet as it is now unless `version` says otherwise."""
+    if version is None:
+        match.refresh_from_db()
+        version = match.version
     url = reverse("games:round_new", args=[match.pk])
-    return client.post(url, round_data(number, *outcomes), **extra)
+    return client.post(url, round_data(version, *outcomes), **extra)
+
+
+def edit_url(match, number):
+    return reverse("games:round_edit", args=[match.pk, round_at(match, number).pk])
+
+
+def delete_url(match, number):
+    return reverse("games:round_delete", args=[match.pk, round_at(match, number).pk])
 
 
 # --- reading -----------------------------------------------------------------------------
 
 
 def test_anyone_can_read_the_sheet_without_the_round_form(client, alice, match):
-    services.record_round(
-        match=match,
-        number=1,
-        outcomes={"alice": {"out": "QS"}, "Dan": {"hand": "AC 9H"}, "Eve": {"points": 17}},
-        by=alice,
-    )
+    record(match, alice, {"alice": {"out": "QS"}, "Dan": {"hand": "AC 9H"}, "Eve": {"points": 17}})
     response = client.get(match.get_absolute_url())
     assert response.status_code == 200
     page = response.content.decode()
@@ -59,14 +66,12 @@ def test_the_creator_sees_the_round_form_with_a_card_grid(client, alice, match):
 
 
 def test_the_sheet_shows_events_and_standings(client, alice, match):
-    for number, outcomes in enumerate(
-        [
-            {"alice": {"out": "QS"}, "Dan": {"hand": "AC"}, "Eve": {"points": 100}},
-            {"alice": {"out": "QH"}, "Dan": {"hand": "AD"}, "Eve": {"hand": "AS AH 10S 10H 10D"}},
-        ],
-        start=1,
-    ):
-        services.record_round(match=match, number=number, outcomes=outcomes, by=alice)
+    record(
+        match,
+        alice,
+        {"alice": {"out": "QS"}, "Dan": {"hand": "AC"}, "Eve": {"points": 100}},
+        {"alice": {"out": "QH"}, "Dan": {"hand": "AD"}, "Eve": {"hand": "AS AH 10S 10H 10D"}},
+    )
     page = client.get(match.get_absolute_url()).content.decode()
     assert "reset to 50" in page
     assert "lost" in page
@@ -75,9 +80,7 @@ def test_the_sheet_shows_events_and_standings(client, alice, match):
 
 def test_a_finished_match_shows_the_final_ranking_and_offers_a_rematch(client, alice):
     match = make_match(alice, ["alice", "Dan"], "aaow")
-    services.record_round(
-        match=match, number=1, outcomes={"alice": {"out": "QS"}, "Dan": {"points": 150}}, by=alice
-    )
+    record(match, alice, {"alice": {"out": "QS"}, "Dan": {"points": 150}})
     client.force_login(alice)
     page = client.get(match.get_absolute_url()).content.decode()
     assert "Final ranking" in page
@@ -184,10 +187,12 @@ def test_bad_input_shows_a_clear_message_and_saves_nothing(client, alice, match,
 
 def test_a_round_posted_twice_is_saved_once(client, alice, match):
     client.force_login(alice)
-    post_round(client, match, *GOOD_ROUND, number=1)
-    response = post_round(client, match, *GOOD_ROUND, number=1, follow=True)
-    assert "Round 1 has already been entered" in response.content.decode()
+    post_round(client, match, *GOOD_ROUND, version=1)
+    response = post_round(client, match, *GOOD_ROUND, version=1, follow=True)
+    page = response.content.decode()
+    assert "Round 1 has already been saved." in page
     assert match.rounds.count() == 1
+    assert 'value="A♣ 9h"' not in page  # nothing left in the form to save again
 
 
 def test_a_form_with_a_missing_player_saves_nothing(client, alice, match):
@@ -200,9 +205,7 @@ def test_a_form_with_a_missing_player_saves_nothing(client, alice, match):
 
 def test_no_round_can_be_entered_after_the_match_ended(client, alice):
     match = make_match(alice, ["alice", "Dan"], "aaow")
-    services.record_round(
-        match=match, number=1, outcomes={"alice": {"out": "QS"}, "Dan": {"points": 150}}, by=alice
-    )
+    record(match, alice, {"alice": {"out": "QS"}, "Dan": {"points": 150}})
     client.force_login(alice)
     response = post_round(client, match, ("out", "Q♥"), ("hand", "9h"), follow=True)
     assert "The match is over" in response.content.decode()
@@ -210,12 +213,7 @@ def test_no_round_can_be_entered_after_the_match_ended(client, alice):
 
 
 def test_a_player_who_lost_is_not_in_the_next_rounds_form(client, alice, match):
-    services.record_round(
-        match=match,
-        number=1,
-        outcomes={"alice": {"out": "QS"}, "Dan": {"hand": "AC"}, "Eve": {"points": 150}},
-        by=alice,
-    )
+    record(match, alice, {"alice": {"out": "QS"}, "Dan": {"hand": "AC"}, "Eve": {"points": 150}})
     client.force_login(alice)
     page = client.get(match.get_absolute_url()).content.decode()
     assert page.count("data-entry") == 2
@@ -233,16 +231,14 @@ def test_the_round_form_only_accepts_post(client, alice, match):
 
 
 def test_an_earlier_round_can_be_edited_and_later_totals_follow(client, alice, match):
-    for number, outcomes in enumerate(
-        [
-            {"alice": {"out": "QS"}, "Dan": {"hand": "AC"}, "Eve": {"hand": "KH"}},
-            {"alice": {"hand": "10H"}, "Dan": {"out": "9C"}, "Eve": {"hand": "JH"}},
-        ],
-        start=1,
-    ):
-        services.record_round(match=match, number=number, outcomes=outcomes, by=alice)
+    record(
+        match,
+        alice,
+        {"alice": {"out": "QS"}, "Dan": {"hand": "AC"}, "Eve": {"hand": "KH"}},
+        {"alice": {"hand": "10H"}, "Dan": {"out": "9C"}, "Eve": {"hand": "JH"}},
+    )
     client.force_login(alice)
-    url = reverse("games:round_edit", args=[match.pk, 1])
+    url = edit_url(match, 1)
     page = client.get(url).content.decode()
     assert 'value="Q♠"' in page  # the form is prefilled
     response = client.post(url, round_data(1, ("hand", "AH"), ("hand", "AC"), ("out", "KH")))
@@ -252,18 +248,13 @@ def test_an_earlier_round_can_be_edited_and_later_totals_follow(client, alice, m
 
 
 def test_deleting_a_round_asks_first_then_recomputes(client, alice, match):
-    services.record_round(
-        match=match,
-        number=1,
-        outcomes={"alice": {"out": "QS"}, "Dan": {"hand": "AC"}, "Eve": {"hand": "KH"}},
-        by=alice,
-    )
+    record(match, alice, {"alice": {"out": "QS"}, "Dan": {"hand": "AC"}, "Eve": {"hand": "KH"}})
     client.force_login(alice)
-    url = reverse("games:round_delete", args=[match.pk, 1])
+    url = delete_url(match, 1)
     confirm = client.get(url).content.decode()
     assert "Delete round 1?" in confirm
     assert match.rounds.count() == 1
-    client.post(url)
+    client.post(url, {"version": "1"})
     assert not match.rounds.exists()
     assert set(match.seats.values_list("total", flat=True)) == {0}
 
@@ -273,20 +264,15 @@ def test_deleting_a_round_asks_first_then_recomputes(client, alice, match):
 
 @pytest.mark.parametrize("who", ["anonymous", "carol"])
 def test_only_the_creator_and_scorekeepers_may_change_a_match(client, alice, carol, match, who):
-    services.record_round(
-        match=match,
-        number=1,
-        outcomes={"alice": {"out": "QS"}, "Dan": {"hand": "AC"}, "Eve": {"hand": "KH"}},
-        by=alice,
-    )
+    record(match, alice, {"alice": {"out": "QS"}, "Dan": {"hand": "AC"}, "Eve": {"hand": "KH"}})
     if who == "carol":
         client.force_login(carol)
     pk = match.pk
     attempts = [
         post_round(client, match, ("out", "Q♥"), ("hand", "9h"), ("hand", "8h")),
-        client.get(reverse("games:round_edit", args=[pk, 1])),
-        client.post(reverse("games:round_edit", args=[pk, 1]), round_data(1, *GOOD_ROUND)),
-        client.post(reverse("games:round_delete", args=[pk, 1])),
+        client.get(edit_url(match, 1)),
+        client.post(edit_url(match, 1), round_data(1, *GOOD_ROUND)),
+        client.post(delete_url(match, 1), {"version": "1"}),
         client.post(reverse("games:rematch", args=[pk])),
         client.post(reverse("games:scorekeepers", args=[pk]), {"username": "carol"}),
         client.post(reverse("games:match_delete", args=[pk])),
@@ -396,31 +382,33 @@ def test_choosing_a_preset_refills_the_options(client, alice):
 
 
 def _eve_loses_in_round_1(alice, match):
-    for number, outcomes in enumerate(
-        [
-            {"alice": {"out": "QS"}, "Dan": {"hand": "AC"}, "Eve": {"points": 120}},
-            {"alice": {"out": "QH"}, "Dan": {"hand": "AD"}},
-        ],
-        start=1,
-    ):
-        services.record_round(match=match, number=number, outcomes=outcomes, by=alice)
+    record(
+        match,
+        alice,
+        {"alice": {"out": "QS"}, "Dan": {"hand": "AC"}, "Eve": {"points": 120}},
+        {"alice": {"out": "QH"}, "Dan": {"hand": "AD"}},
+    )
 
 
-def test_an_edit_that_would_break_a_later_round_is_refused(client, alice, match):
+def test_an_edit_that_would_bring_a_lost_player_back_names_the_rounds_to_delete(
+    client, alice, match
+):
     _eve_loses_in_round_1(alice, match)
     client.force_login(alice)
-    url = reverse("games:round_edit", args=[match.pk, 1])
+    url = edit_url(match, 1)
     response = client.post(url, round_data(1, ("out", "Q♠"), ("hand", "A♣"), ("points", 3)))
-    assert "Round 2: No outcome for Eve" in response.content.decode()
+    page = response.content.decode()
+    assert "This would bring Eve back into play, but round 2 was played without them" in page
+    assert 'value="A♣"' in page  # what was typed is kept
     assert dict(match.seats.values_list("player__name", "total"))["Eve"] == 120
 
 
 def test_deleting_a_round_a_later_round_depends_on_is_refused(client, alice, match):
     _eve_loses_in_round_1(alice, match)
     client.force_login(alice)
-    url = reverse("games:round_delete", args=[match.pk, 1])
-    page = client.post(url, follow=True).content.decode()
-    assert "Round 1 cannot be deleted: a later round depends on it" in page
+    url = delete_url(match, 1)
+    page = client.post(url, {"version": "1"}, follow=True).content.decode()
+    assert "This would bring Eve back into play, but round 2 was played without them" in page
     assert match.rounds.count() == 2
 
 
@@ -460,38 +448,23 @@ def test_the_preview_asks_to_correct_the_marked_fields(client, alice, match):
 
 def test_the_cached_sheet_shows_a_round_saved_after_it_was_cached(client, alice, match):
     assert "No rounds yet" in client.get(match.get_absolute_url()).content.decode()
-    services.record_round(
-        match=match,
-        number=1,
-        outcomes={"alice": {"out": "QS"}, "Dan": {"hand": "AC 9H"}, "Eve": {"points": 17}},
-        by=alice,
-    )
+    record(match, alice, {"alice": {"out": "QS"}, "Dan": {"hand": "AC 9H"}, "Eve": {"points": 17}})
     page = client.get(match.get_absolute_url()).content.decode()
     assert "No rounds yet" not in page
     assert '<span class="total">-40</span>' in page
 
 
 def test_the_cached_sheet_keeps_edit_links_to_those_who_may_edit(client, alice, carol, match):
-    services.record_round(
-        match=match,
-        number=1,
-        outcomes={"alice": {"out": "QS"}, "Dan": {"hand": "AC 9H"}, "Eve": {"points": 17}},
-        by=alice,
-    )
-    edit_url = reverse("games:round_edit", args=[match.pk, 1])
+    record(match, alice, {"alice": {"out": "QS"}, "Dan": {"hand": "AC 9H"}, "Eve": {"points": 17}})
+    url = edit_url(match, 1)
     client.force_login(alice)
-    assert edit_url in client.get(match.get_absolute_url()).content.decode()
+    assert url in client.get(match.get_absolute_url()).content.decode()
     client.force_login(carol)
-    assert edit_url not in client.get(match.get_absolute_url()).content.decode()
+    assert url not in client.get(match.get_absolute_url()).content.decode()
 
 
 def test_the_cached_sheet_follows_the_language(client, alice, match):
-    services.record_round(
-        match=match,
-        number=1,
-        outcomes={"alice": {"out": "QS"}, "Dan": {"hand": "AC"}, "Eve": {"points": 100}},
-        by=alice,
-    )
+    record(match, alice, {"alice": {"out": "QS"}, "Dan": {"hand": "AC"}, "Eve": {"points": 100}})
     assert "reset to 50" in client.get(match.get_absolute_url()).content.decode()
     client.post(reverse("set_language"), {"language": "ru", "next": "/"})
     page = client.get(match.get_absolute_url()).content.decode()
@@ -499,12 +472,15 @@ def test_the_cached_sheet_follows_the_language(client, alice, match):
     assert "сброс до 50" in page
 
 
-def test_a_stale_or_forged_round_number_saves_nothing(client, alice, match):
+def test_a_stale_or_forged_version_saves_nothing_and_keeps_the_typed_round(client, alice, match):
     client.force_login(alice)
-    for number in ("7", "abc", ""):
-        data = round_data(1, *GOOD_ROUND) | {"number": number}
-        response = client.post(reverse("games:round_new", args=[match.pk]), data, follow=True)
-        assert "This form was out of date, so it was not saved." in response.content.decode()
+    for version in ("7", "abc", "", "-1", "99999999999999999999"):
+        data = round_data(1, *GOOD_ROUND) | {"version": version}
+        response = client.post(reverse("games:round_new", args=[match.pk]), data)
+        page = response.content.decode()
+        assert "The sheet changed while you were entering this round" in page
+        assert 'value="A♣ 9h"' in page
+        assert f'name="version" value="{match.version}"' in page
     assert not match.rounds.exists()
 
 
@@ -528,7 +504,7 @@ def test_recent_matches_leave_tournament_tables_to_their_tournament(client, alic
     tournament = make_tournament(alice, name="Spring cup")
     enter(tournament, ["X1", "X2", "X3"], alice)
     table = tournaments.seat_next_round(tournament=tournament, by=alice).tables.get()
-    page = client.get(reverse("games:home")).content.decode()
+    page = client.get(reverse("home")).content.decode()
     assert casual.get_absolute_url() in page
     assert table.match.get_absolute_url() not in page
     assert "Spring cup" in page  # under "Tournaments being played"

@@ -7,6 +7,7 @@ from django.db import connection
 
 from games import services as games
 from games.models import Match
+from tests.conftest import change, record
 from tests.tournaments.conftest import enter, make_tournament
 from tournaments import services
 from tournaments.models import Entrant, TournamentRound
@@ -28,11 +29,10 @@ def play_out(match, by, winner_index=0):
     outcomes = {}
     for index, seat in enumerate(seats):
         if index == winner_index:
-            outcomes[seat.player.name] = {"out": "6C"}
+            outcomes[seat.player.name] = {"out": "9C"}
         else:
             outcomes[seat.player.name] = {"points": 102 + index}
-    number = match.rounds.count() + 1
-    games.record_round(match=match, number=number, outcomes=outcomes, by=by)
+    record(match, by, outcomes)
 
 
 def test_ten_players_are_seated_at_tables_of_four_three_and_three(alice, tournament):
@@ -81,15 +81,15 @@ def test_standings_follow_a_corrected_table_at_once(alice, tournament):
     assert services.standings_of(tournament)[0].player == winner
     # The scorekeeper corrects the deal: the second seat went out instead.
     seats = list(match.seats.select_related("player").order_by("position"))
-    games.change_round(
-        match=match,
-        number=1,
-        outcomes={
+    change(
+        match,
+        alice,
+        1,
+        {
             seats[0].player.name: {"points": 150},
-            seats[1].player.name: {"out": "6C"},
+            seats[1].player.name: {"out": "9C"},
             seats[2].player.name: {"points": 150},
         },
-        by=alice,
     )
     assert services.standings_of(tournament)[0].player == seats[1].player_id
 
@@ -246,20 +246,20 @@ def test_a_closed_rounds_table_can_be_corrected_but_not_reopened_by_a_correction
     seats = list(match.seats.select_related("player").order_by("position"))
     names = [seat.player.name for seat in seats]
     # A correction that leaves the match finished counts at once...
-    games.change_round(
-        match=match,
-        number=1,
-        outcomes={names[0]: {"points": 150}, names[1]: {"out": "6C"}, names[2]: {"points": 150}},
-        by=alice,
+    change(
+        match,
+        alice,
+        1,
+        {names[0]: {"points": 150}, names[1]: {"out": "9C"}, names[2]: {"points": 150}},
     )
     assert services.standings_of(tournament)[0].player == seats[1].player_id
     # ...one that would make the match unfinished is refused and changes nothing.
     with pytest.raises(games.RoundConflict, match="must leave the match finished"):
-        games.change_round(
-            match=match,
-            number=1,
-            outcomes={names[0]: {"points": 5}, names[1]: {"out": "6C"}, names[2]: {"points": 7}},
-            by=alice,
+        change(
+            match,
+            alice,
+            1,
+            {names[0]: {"points": 5}, names[1]: {"out": "9C"}, names[2]: {"points": 7}},
         )
     match.refresh_from_db()
     assert match.is_finished

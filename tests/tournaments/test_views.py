@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from games import services as games
 from games.models import Match
-from tests.conftest import rules_form_data
+from tests.conftest import record, rules_form_data
 from tests.tournaments.conftest import enter
 from tournaments import services
 from tournaments.models import Tournament, TournamentRound
@@ -58,8 +58,9 @@ def carols_table(tournament):
 def deal(match):
     """Form data of one deal of `match`: the first seat goes out, the others hold a card."""
     seats = list(match.seats.order_by("position"))
-    data = {"number": str(match.rounds.count() + 1), "action": "save"}
-    cards = iter(["6♣", "7♣", "8♣", "9♣"])
+    match.refresh_from_db()
+    data = {"version": str(match.version), "action": "save"}
+    cards = iter(["9♣", "7♣", "8♣", "10♣"])
     for index, seat in enumerate(seats):
         data[f"s{seat.position}-kind"] = "out" if index == 0 else "hand"
         data[f"s{seat.position}-cards"] = next(cards)
@@ -92,14 +93,13 @@ def test_the_standings_csv_lists_every_player_with_the_tie_breaks(client, runnin
     mine, other = carols_table(running)
     for table in (mine, other):
         seats = list(table.match.seats.select_related("player").order_by("position"))
-        games.record_round(
-            match=table.match,
-            number=1,
-            outcomes={
-                s.player.name: ({"out": "6C"} if i == 0 else {"points": 150})
+        record(
+            table.match,
+            alice,
+            {
+                s.player.name: ({"out": "9C"} if i == 0 else {"points": 150})
                 for i, s in enumerate(seats)
             },
-            by=alice,
         )
     text = client.get(reverse("tournaments:standings_csv", args=[running.pk])).content.decode()
     lines = text.lstrip("\ufeff").splitlines()

@@ -62,7 +62,7 @@ class Command(BaseCommand):
             with transaction.atomic():
                 user = User.objects.create_user(DEMO_USERNAME, password=DEMO_PASSWORD)
                 self._create_matches(user)
-        if not Match.objects.filter(created_by=user, table=None).exists():
+        if not Match.objects.casual().filter(created_by=user).exists():
             self._create_matches(user)
         if not Tournament.objects.filter(created_by=user).exists():
             self._create_tournament(user)
@@ -85,16 +85,16 @@ class Command(BaseCommand):
             preset="classic",
             variant=PRESETS["classic"],
         )
-        for number, outcomes in enumerate(FINISHED_ROUNDS, start=1):
-            services.record_round(match=finished, number=number, outcomes=outcomes, by=user)
+        for outcomes in FINISHED_ROUNDS:
+            _record(finished, user, outcomes)
         running = services.create_match(
             created_by=user,
             players=[me, *guests.values()],
             preset="conventions",
             variant=PRESETS["conventions"],
         )
-        for number, outcomes in enumerate(RUNNING_ROUNDS, start=1):
-            services.record_round(match=running, number=number, outcomes=outcomes, by=user)
+        for outcomes in RUNNING_ROUNDS:
+            _record(running, user, outcomes)
 
     def _create_tournament(self, user) -> None:
         """A club evening: 10 players, round 1 played and closed, round 2 under way."""
@@ -127,21 +127,30 @@ class Command(BaseCommand):
             _play(table.match, user, random, deals=2)
 
 
+def _record(match, user, outcomes_by_name: dict) -> None:
+    """Enter a round written with the demo's names (unique within each demo match)."""
+    match.refresh_from_db()
+    position = {seat.player.name: seat.position for seat in match.seats.select_related("player")}
+    outcomes = {position[name]: outcome for name, outcome in outcomes_by_name.items()}
+    services.record_round(match=match, outcomes=outcomes, version=match.version, by=user)
+
+
 def _play(match, user, random: Random, deals: int) -> None:
     """Deals of plausible play: one player goes out, the others keep one to four cards."""
-    names = [seat.player.name for seat in match.seats.select_related("player")]
-    for number in range(1, deals + 1):
+    positions = list(match.seats.order_by("position").values_list("position", flat=True))
+    for _deal in range(deals):
         cards = list(deck(36))
         random.shuffle(cards)
-        winner = random.choice(names)
-        outcomes = {}
-        for name in names:
-            if name == winner:
-                outcomes[name] = {"out": cards.pop().code}
-            else:
+        # Nobody goes out on a card they must cover (a 6 in classic).
+        cards.sort(key=lambda card: card.rank == "6")
+        winner = random.choice(positions)
+        outcomes = {winner: {"out": cards.pop(0).code}}
+        for position in positions:
+            if position != winner:
                 held = [cards.pop().code for _ in range(random.randint(1, 4))]
-                outcomes[name] = {"hand": " ".join(held)}
-        services.record_round(match=match, number=number, outcomes=outcomes, by=user)
+                outcomes[position] = {"hand": " ".join(held)}
+        match.refresh_from_db()
+        services.record_round(match=match, outcomes=outcomes, version=match.version, by=user)
         match.refresh_from_db()
         if match.is_finished:
             break

@@ -1,0 +1,72 @@
+"""Who has a say over a match: its creator and scorekeepers, or the app that made it.
+
+A tournament owns its tables: their rights, their lock and their place on the site come from
+the tournament. `games` imports none of the apps built on it; each registers an owner for
+the kind of match it creates (`register(Match.Kind.TOURNAMENT, ...)` in its AppConfig.ready).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+if TYPE_CHECKING:
+    from games.models import Match
+
+
+class Owner(Protocol):
+    def lock(self, match: Match) -> None:
+        """Take the owner's row lock; the services call it before locking the match."""
+
+    def refusal(self, match: Match, user) -> str | None:
+        """Why this user may not change the match's rounds, or None when they may."""
+
+    def changed(self, match: Match) -> None:
+        """The match changed (under the owner's lock): move the owner's version."""
+
+    def crumbs(self, match: Match) -> list[tuple[str, str]]:
+        """Where the match belongs, for its sheet's header: (label, url) pairs."""
+
+
+class ScoreSheets:
+    """A casual match: its creator and the scorekeepers the creator adds keep score."""
+
+    def lock(self, match: Match) -> None:
+        pass
+
+    def refusal(self, match: Match, user) -> str | None:
+        if user.is_authenticated and (
+            user.pk == match.created_by_id or match.scorekeepers.filter(pk=user.pk).exists()
+        ):
+            return None
+        return _("Only the match's creator and its scorekeepers can change its rounds.")
+
+    def changed(self, match: Match) -> None:
+        pass
+
+    def crumbs(self, match: Match) -> list[tuple[str, str]]:
+        return [(_("Matches"), reverse("games:match_list"))]
+
+
+_DEFAULT = ScoreSheets()
+_owners: dict[str, Owner] = {}
+
+
+def register(kind: str, owner: Owner) -> None:
+    _owners[kind] = owner
+
+
+def owner_of(match: Match) -> Owner:
+    return _owners.get(match.kind, _DEFAULT)
+
+
+def refusal(match: Match, user) -> str | None:
+    if not user.is_authenticated:
+        return _("Log in to keep score.")
+    return owner_of(match).refusal(match, user)
+
+
+def may_change(match: Match, user) -> bool:
+    return refusal(match, user) is None

@@ -1,0 +1,126 @@
+"""What the score sheet shows: seats, rows of entries, standings, corrections; loaded on use."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from functools import cached_property
+
+from django.db.models import Prefetch
+from django.template.loader import render_to_string
+from django.utils.translation import get_language
+
+from games import owners
+from games.labels import card_name, card_notation, changed_options, rules_summary
+from games.models import Correction, Entry, Match, Round, Seat
+from games.rules import deck
+
+
+@dataclass
+class SheetRow:
+    round: Round
+    cells: list[Entry | None]
+    correction: Correction | None  # the latest, if the round was corrected
+
+
+class Sheet:
+    """The score sheet of one match, loaded on first use.
+
+    Pages cache the rendered sheet per match version (`Match.version`), so a cached page
+    reads none of this and costs one query whatever the number of rounds.
+    """
+
+    def __init__(self, match: Match):
+        self.match = match
+
+    @cached_property
+    def seats(self) -> list[Seat]:
+        return list(self.match.seats.select_related("player").order_by("position"))
+
+    @cached_property
+    def names(self) -> dict[int, str]:
+        """Display names by seat position, for messages about players."""
+        return {seat.position: seat.player.name for seat in self.seats}
+
+    @cached_property
+    def corrections(self) -> list[Correction]:
+        return list(self.match.corrections.select_related("by"))
+
+    @cached_property
+    def rows(self) -> list[SheetRow]:
+        rounds = self.match.rounds.order_by("number").prefetch_related(
+            Prefetch("entries", queryset=Entry.objects.order_by())
+        )
+        latest: dict[int, Correction] = {}
+        for correction in self.corrections:  # newest first
+            if correction.round_id is not None:
+                latest.setdefault(correction.round_id, correction)
+        rows = []
+        for round_ in rounds:
+            by_seat = {entry.seat_id: entry for entry in round_.entries.all()}
+            cells = [by_seat.get(seat.pk) for seat in self.seats]
+            rows.append(SheetRow(round_, cells, latest.get(round_.pk)))
+        return rows
+
+    @cached_property
+    def recent_corrections(self) -> list[Correction]:
+        return self.corrections[:3]
+
+    @cached_property
+    def last_round(self) -> Round | None:
+        if "rows" in self.__dict__:
+            return self.rows[-1].round if self.rows else None
+        return self.match.rounds.order_by("-number").first()
+
+    @cached_property
+    def round_count(self) -> int:
+        if "rows" in self.__dict__:
+            return len(self.rows)
+        return self.match.rounds.count()
+
+    @cached_property
+    def standings(self) -> list[Seat]:
+        return sorted(self.seats, key=lambda seat: (seat.place, seat.position))
+
+    @cached_property
+    def in_play(self) -> list[Seat]:
+        return [seat for seat in self.seats if not seat.has_lost]
+
+    @cached_property
+    def leads_next(self) -> Seat | None:
+        """The winner of the last round leads, when the sheet can tell who that was."""
+        match = self.match
+        if match.is_finished or not self.rows or match.variant.leader != "previous_winner":
+            return None
+        last = self.rows[-1].cells
+        went_out = [e.seat_id for e in last if e is not None and e.kind == Entry.Kind.OUT]
+        if len(went_out) != 1:
+            return None
+        return next((seat for seat in self.in_play if seat.pk == went_out[0]), None)
+
+    @cached_property
+    def crumbs(self) -> list[tuple[str, str]]:
+        return owners.owner_of(self.match).crumbs(self.match)
+
+    @cached_property
+    def summary(self) -> str:
+        return rules_summary(self.match.variant, self.match.preset)
+
+    @cached_property
+    def house_rules(self) -> list[tuple[str, str]]:
+        return changed_options(self.match.variant, self.match.preset)
+
+
+@functools.lru_cache(maxsize=8)
+def _card_grid(deck_size: int, language: str) -> str:
+    """The buttons of the card grid, the same for every player: rendered once per language."""
+    cards = [
+        {"code": c.code, "suit": c.suit, "label": card_notation(c), "title": card_name(c)}
+        for c in deck(deck_size)
+    ]
+    # render_to_string returns a SafeString: the page inserts it as HTML.
+    return render_to_string("games/_card_grid.html", {"cards": cards})
+
+
+def card_grid(match: Match) -> str:
+    return _card_grid(match.variant.deck_size, get_language())
