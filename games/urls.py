@@ -13,9 +13,7 @@ urlpatterns = [
     path("matches/<int:pk>/live/", views.match_live, name="match_live"),
     path("matches/<int:pk>/rounds/", views.round_new, name="round_new"),
     path("matches/<int:pk>/rounds/<int:round_id>/", views.round_edit, name="round_edit"),
-    path(
-        "matches/<int:pk>/rounds/<int:round_id>/delete/", views.round_delete, name="round_delete"
-    ),
+    path("matches/<int:pk>/rounds/<int:round_id>/delete/", views.round_delete, name="round_delete"),
     path("matches/<int:pk>/history/", views.match_history, name="history"),
     path("matches/<int:pk>/rematch/", views.rematch, name="rematch"),
     path("matches/<int:pk>/scorekeepers/", views.scorekeepers, name="scorekeepers"),

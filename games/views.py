@@ -392,9 +392,7 @@ def scorekeepers(request: HttpRequest, pk: int) -> HttpResponse:
                 user = match.scorekeepers.filter(username__iexact=username.strip()).first()
                 if user is not None:
                     services.remove_scorekeeper(match=match, user=user, by=request.user)
-                    messages.success(
-                        request, _("%(name)s no longer keeps score.") % {"name": user}
-                    )
+                    messages.success(request, _("%(name)s no longer keeps score.") % {"name": user})
                 return redirect("games:scorekeepers", pk=match.pk)
             user = services.add_scorekeeper(match=match, username=username, by=request.user)
         except services.NotAllowed as failure:

@@ -5,8 +5,7 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from games import services
-from tests.conftest import make_match
+from tests.conftest import make_match, record
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -186,7 +186,7 @@ def test_a_correction_that_would_bring_a_lost_player_back_names_the_rounds_to_de
         {"alice": {"out": "QH"}, "Dan": {"hand": "AD"}},
         {"alice": {"hand": "KH"}, "Dan": {"out": "QD"}},
     )
-    with pytest.raises(services.RoundConflict, match="bring Eve back.*round 2–3"):
+    with pytest.raises(services.RoundConflict, match=r"bring Eve back.*round 2–3"):
         change(
             match, alice, 1, {"alice": {"out": "QS"}, "Dan": {"hand": "AC"}, "Eve": {"points": 20}}
         )

@@ -5,7 +5,7 @@ import pytest
 from games import services
 from games.models import Entry, Match, Round
 from games.rules import PRESETS, RulesError
-from tests.conftest import by_seat, change, delete, make_match, record, round_at
+from tests.conftest import by_seat, change, delete, make_match, record
 
 pytestmark = pytest.mark.django_db
 

@@ -3,7 +3,6 @@
 import pytest
 from django.urls import reverse
 
-from games import services
 from games.models import Entry, Match
 from tests.conftest import make_match, record, round_at, rules_form_data
 from tests.tournaments.conftest import enter, make_tournament

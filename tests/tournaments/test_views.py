@@ -4,7 +4,6 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from games import services as games
 from games.models import Match
 from tests.conftest import record, rules_form_data
 from tests.tournaments.conftest import enter
