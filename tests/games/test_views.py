@@ -3,6 +3,7 @@
 import pytest
 from django.urls import reverse
 
+from games import services
 from games.models import Entry, Match
 from tests.conftest import make_match, record, round_at, rules_form_data
 from tests.tournaments.conftest import enter, make_tournament
@@ -507,3 +508,56 @@ def test_recent_matches_leave_tournament_tables_to_their_tournament(client, alic
     assert casual.get_absolute_url() in page
     assert table.match.get_absolute_url() not in page
     assert "Spring cup" in page  # under "Tournaments being played"
+
+
+# --- corrections -------------------------------------------------------------------------
+
+
+def test_the_sheet_says_who_corrected_a_round_and_links_its_history(client, alice, bob, match):
+    from tests.conftest import change
+
+    services.add_scorekeeper(match=match, username="bob", by=alice)
+    record(match, alice, {"alice": {"out": "QS"}, "Dan": {"hand": "AC"}, "Eve": {"hand": "KH"}})
+    change(match, bob, 1, {"alice": {"out": "QS"}, "Dan": {"hand": "AC 9H"}, "Eve": {"hand": "KH"}})
+    page = client.get(match.get_absolute_url()).content.decode()
+    assert "Round 1 corrected by bob at" in page
+    history_url = reverse("games:history", args=[match.pk])
+    assert history_url in page
+    history = client.get(history_url).content.decode()
+    assert "cards left: A♣" in history and "cards left: A♣ 9♥" in history
+    assert "by bob" in history
+
+
+def test_an_edit_made_on_a_round_changed_since_shows_it_and_keeps_the_typed_change(
+    client, alice, bob, match
+):
+    from tests.conftest import change
+
+    services.add_scorekeeper(match=match, username="bob", by=alice)
+    record(match, alice, {"alice": {"out": "QS"}, "Dan": {"hand": "AC"}, "Eve": {"hand": "KH"}})
+    url = edit_url(match, 1)
+    change(match, bob, 1, {"alice": {"out": "QS"}, "Dan": {"hand": "AC 9H"}, "Eve": {"hand": "KH"}})
+    client.force_login(alice)
+    response = client.post(url, round_data(1, ("out", "Q♠"), ("hand", "10h"), ("hand", "K♥")))
+    page = response.content.decode()
+    assert "Round 1 has been changed by someone else meanwhile" in page
+    assert "Round 1 as it is now" in page and "cards left: A♣ 9♥" in page
+    assert 'value="10h"' in page
+    assert 'name="version" value="2"' in page
+    assert match.seats.get(position=1).total == 11
+
+
+def test_a_delete_confirmed_twice_deletes_one_round(client, alice, match):
+    record(
+        match,
+        alice,
+        {"alice": {"out": "QS"}, "Dan": {"hand": "AC"}, "Eve": {"hand": "KH"}},
+        {"alice": {"hand": "10H"}, "Dan": {"out": "9C"}, "Eve": {"hand": "JH"}},
+    )
+    client.force_login(alice)
+    url = delete_url(match, 1)
+    client.post(url, {"version": "1"})
+    response = client.post(url, {"version": "1"}, follow=True)
+    assert "This round has already been deleted." in response.content.decode()
+    assert list(match.rounds.values_list("number", flat=True)) == [1]
+    assert match.rounds.get().entries.get(seat__position=1).cards == "9C"
