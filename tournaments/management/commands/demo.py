@@ -1,4 +1,6 @@
-"""Load a small demo: an account, a few players, a finished and a running match, a tournament."""
+"""Load a small demo: an account, a few players, a finished and a running match, a tournament.
+
+It lives in the tournaments app because it seeds both apps (games never imports tournaments)."""
 
 from random import Random
 
