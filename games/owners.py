@@ -63,8 +63,7 @@ def owner_of(match: Match) -> Owner:
 
 
 def refusal(match: Match, user) -> str | None:
-    if not user.is_authenticated:
-        return _("Log in to keep score.")
+    """Why this user may not change the match's rounds (its owner says), or None."""
     return owner_of(match).refusal(match, user)
 
 

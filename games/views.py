@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRefresh
 
-from games import services
+from games import owners, services
 from games.forms import NewMatchForm, RoundForm, initial_from_entries
 from games.labels import outcome_label, rules_message
 from games.models import Entry, Match, Round, Seat
@@ -92,13 +92,15 @@ def _match_context(
     request: HttpRequest, match: Match, round_form: RoundForm | None = None, read_only=False
 ) -> dict:
     sheet = Sheet(match)
-    can_edit = not read_only and match.can_edit(request.user)
+    refusal = None if read_only else owners.refusal(match, request.user)
+    can_edit = not read_only and refusal is None
     if round_form is None and can_edit and not match.is_finished:
         round_form = _new_round_form(match, sheet)
     return {
         "match": match,
         "sheet": sheet,
         "can_edit": can_edit,
+        "refusal": refusal,
         "is_owner": request.user.pk == match.created_by_id and match.is_casual,
         "round_form": round_form,
         "card_grid": card_grid(match) if round_form else "",

@@ -34,13 +34,13 @@ class TournamentTables:
                 "The tournament is finished: its results can be corrected only after a "
                 "director reopens it."
             )
-        if tournament.is_director(user):
+        if user.is_authenticated and tournament.is_director(user):
             return None
         if round_.is_closed:
             return _(
                 "%(round)s is closed: only the tournament's directors can change its tables."
             ) % {"round": _round_label(round_)}
-        if match.seats.filter(player__user=user).exists():
+        if user.is_authenticated and match.seats.filter(player__user=user).exists():
             return None
         return _("Only the players at this table and the tournament's directors keep its score.")
 

@@ -54,7 +54,7 @@ def test_anyone_can_read_the_sheet_without_the_round_form(client, alice, match):
     page = response.content.decode()
     assert "-40" in page and "Dan" in page and "17" in page
     assert 'id="round-form"' not in page
-    assert "Only the match's creator and its scorekeepers can enter rounds." in page
+    assert "Only the match&#x27;s creator and its scorekeepers can change its rounds." in page
 
 
 def test_the_creator_sees_the_round_form_with_a_card_grid(client, alice, match):

@@ -260,3 +260,20 @@ def by_seat_names(match):
         name: {"out": "9C"} if index == 0 else {"hand": ["7C", "8C", "10C"][index - 1]}
         for index, name in enumerate(names)
     }
+
+
+def test_a_seated_player_reads_why_a_closed_rounds_table_is_not_theirs_to_change(
+    client, alice, carol, tournament
+):
+    enter(tournament, ["carol", "G1", "G2", "G3", "G4", "G5"], alice)
+    round_ = services.seat_next_round(tournament=tournament, by=alice)
+    for table in round_.tables.all():
+        play_out(table.match, alice)
+    services.close_round(round_=round_, by=alice)
+    match = Match.objects.filter(table__round=round_, seats__player__user=carol).get()
+    client.force_login(carol)
+    page = client.get(match.get_absolute_url()).content.decode()
+    assert "Round 1 is closed: only the tournament&#x27;s directors can change its tables." in page
+    assert reverse("games:round_edit", args=[match.pk, round_at(match, 1).pk]) not in page
+    edit = client.get(reverse("games:round_edit", args=[match.pk, round_at(match, 1).pk]))
+    assert edit.status_code == 403
