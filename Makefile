@@ -1,5 +1,5 @@
 # Two commands on a fresh machine: `make run` (serve the site with demo data) and `make test`.
-.PHONY: run test lint format messages bench clean
+.PHONY: run test lint check format messages bench clean
 
 # Django 6.1 needs Python 3.12+; take the first interpreter on PATH that is new enough
 # (with pyenv, .python-version makes python3.12 resolve).
@@ -16,6 +16,10 @@ $(VENV)/.installed: $(BIN)/python requirements.txt requirements-dev.txt
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	touch $@
 
+# Development only: DEBUG on, the development secret key, the local-memory cache.
+# Production is set from the environment (README, "Running in production").
+run check messages: export DJANGO_DEBUG = 1
+
 run: $(VENV)/.installed
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py demo
@@ -27,6 +31,11 @@ test: $(VENV)/.installed
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+
+# The system checks, and no model change without its migration.
+check: $(VENV)/.installed
+	$(BIN)/python manage.py check
+	$(BIN)/python manage.py makemigrations --check --dry-run
 
 format: $(VENV)/.installed
 	$(BIN)/ruff format .

@@ -41,10 +41,10 @@ def environment() -> dict[str, str]:
         tmp = temp_dir()
         _state["env"] = {
             "DJANGO_SETTINGS_MODULE": "bench.settings",
-            "DEBUG": "0",
-            "SECRET_KEY": secrets.token_urlsafe(50),
-            "ALLOWED_HOSTS": HOST,
-            "SECURE_SSL_REDIRECT": "0",
+            "DJANGO_DEBUG": "0",
+            "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+            "DJANGO_ALLOWED_HOSTS": HOST,
+            "DJANGO_SECURE_SSL_REDIRECT": "0",
             "DATABASE_URL": f"sqlite:///{tmp / 'db.sqlite3'}",
             "BENCH_STATIC_ROOT": str(tmp / "static"),
         }
@@ -56,7 +56,7 @@ def setup_django() -> None:
     static files collected (DEBUG off needs the manifest). Done once per process."""
     if _state.get("django"):
         return
-    for name in ("REDIS_URL", "CONN_MAX_AGE"):
+    for name in ("REDIS_URL", "DJANGO_CONN_MAX_AGE"):
         # A shared cache or another connection lifetime would measure another deployment.
         os.environ.pop(name, None)
     os.environ.update(environment())
@@ -135,7 +135,7 @@ def gunicorn(
         "--graceful-timeout",
         "5",
     ]
-    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "CONN_MAX_AGE")}
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DJANGO_CONN_MAX_AGE")}
     env.update(environment())
     env.update(extra_env or {})
     server = Server(port, workers, log_path)

@@ -399,9 +399,10 @@ the match only</summary>
 ### Requests per second
 
 gunicorn {_version("gunicorn")} on 127.0.0.1 with 2 sync workers serving `config.wsgi` under
-`bench.settings` (`config.settings` plus the bare view's URL): `DEBUG=0`, a random `SECRET_KEY`,
-`ALLOWED_HOSTS=127.0.0.1`, `SECURE_SSL_REDIRECT=0`, a fresh SQLite file (`migrate`, then the
-matches above), static files collected into a temporary `STATIC_ROOT`, persistent database
+`bench.settings` (`config.settings` plus the bare view's URL): `DJANGO_DEBUG=0`, a random
+`DJANGO_SECRET_KEY`, `DJANGO_ALLOWED_HOSTS=127.0.0.1`, `DJANGO_SECURE_SSL_REDIRECT=0`, a fresh
+SQLite file (`migrate`, then the matches above), static files collected into a temporary
+`STATIC_ROOT`, persistent database
 connections (`CONN_MAX_AGE` {db["CONN_MAX_AGE"]}), the local-memory cache. The load comes from
 {options.threads} client threads (Python's `http.client`) on the same machine: {options.warmup}
 warm-up requests per page, then {options.passes} interleaved passes of

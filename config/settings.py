@@ -33,14 +33,53 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = env_bool("DEBUG", "true")
-SECRET_KEY = os.environ.get("SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
-    SECRET_KEY = "dev-only-insecure-key-" + "x" * 40
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost")
-CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", "")
+# Each variable is the setting's name after DJANGO_ (allauth's keep their ALLAUTH_ prefix;
+# DATABASE_URL and REDIS_URL are named as hosting platforms name them). The names read before
+# are refused rather than ignored, so that an old deployment fails loudly instead of running
+# on defaults.
+_RENAMED = [
+    "DEBUG",
+    "SECRET_KEY",
+    "ALLOWED_HOSTS",
+    "CSRF_TRUSTED_ORIGINS",
+    "CONN_MAX_AGE",
+    "EMAIL_HOST",
+    "EMAIL_PORT",
+    "EMAIL_HOST_USER",
+    "EMAIL_HOST_PASSWORD",
+    "EMAIL_USE_TLS",
+    "DEFAULT_FROM_EMAIL",
+    "TIME_ZONE",
+    "SECURE_SSL_REDIRECT",
+    "SECURE_HSTS_SECONDS",
+    "SECURE_HSTS_PRELOAD",
+    "LOG_LEVEL",
+]
+for _old in _RENAMED:
+    if _old in os.environ and f"DJANGO_{_old}" not in os.environ:
+        raise ImproperlyConfigured(f"{_old} is not read: set DJANGO_{_old} instead")
+
+# Off unless explicitly turned on (`make run` does), so a deployment that forgets is safe.
+DEBUG = env_bool("DJANGO_DEBUG", "false")
+
+# Django's own mark of a key not for production: check --deploy flags it too (W009).
+_INSECURE_KEY_PREFIX = "django-insecure-"
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
+if DEBUG and not SECRET_KEY:
+    SECRET_KEY = _INSECURE_KEY_PREFIX + "development-key-of-the-101-site-never-for-production"
+if not DEBUG and not SECRET_KEY:
+    raise ImproperlyConfigured(
+        "DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off "
+        "(for development, set DJANGO_DEBUG=1)"
+    )
+if not DEBUG and SECRET_KEY.startswith(_INSECURE_KEY_PREFIX):
+    raise ImproperlyConfigured(
+        f"DJANGO_SECRET_KEY starts with {_INSECURE_KEY_PREFIX!r}, a development key, and "
+        "DJANGO_DEBUG is off: generate a secret one, e.g. with "
+        "python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+    )
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost")
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", "")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -54,6 +93,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "allauth",
     "allauth.account",
+    "config",
     "games",
     "tournaments",
 ]
@@ -97,7 +137,7 @@ TEMPLATES = [
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=env_int("CONN_MAX_AGE", "600"),
+        conn_max_age=env_int("DJANGO_CONN_MAX_AGE", "600"),
         conn_health_checks=True,
     )
 }
@@ -115,12 +155,15 @@ else:
     DATABASES["default"]["TEST"] = {"NAME": f"test_sto_odno_{os.getpid()}"}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Several app servers share rate limits and sessions only through a shared cache (Redis).
+# Several app servers share rate limits only through a shared cache (Redis); the local-memory
+# cache is for development, and check --deploy refuses it (config/checks.py).
 if os.environ.get("REDIS_URL"):
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": os.environ["REDIS_URL"],
+            # So that several sites (or test runs) can share one Redis.
+            "KEY_PREFIX": os.environ.get("DJANGO_CACHE_KEY_PREFIX", ""),
         }
     }
 else:
@@ -145,34 +188,45 @@ ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 LOGIN_REDIRECT_URL = "/"
 LOGIN_URL = "account_login"
 
+# Login rate limits count per client address. Behind proxies of ours every request comes from
+# the proxy, so allauth must take the client's address from what the proxies add: the n-th
+# address from the right of X-Forwarded-For, or a header one proxy sets (X-Real-IP). Set only
+# from the environment, so that check --deploy can ask for an explicit choice (config/checks.py).
+if "ALLAUTH_TRUSTED_PROXY_COUNT" in os.environ:
+    ALLAUTH_TRUSTED_PROXY_COUNT = env_int("ALLAUTH_TRUSTED_PROXY_COUNT", "0")
+    if ALLAUTH_TRUSTED_PROXY_COUNT < 0:
+        raise ImproperlyConfigured("ALLAUTH_TRUSTED_PROXY_COUNT must be 0 or more")
+if os.environ.get("ALLAUTH_TRUSTED_CLIENT_IP_HEADER"):
+    ALLAUTH_TRUSTED_CLIENT_IP_HEADER = os.environ["ALLAUTH_TRUSTED_CLIENT_IP_HEADER"]
+
 # E-mail goes to the console unless an SMTP server is configured (Django 6.1 MAILERS).
-if os.environ.get("EMAIL_HOST"):
+if os.environ.get("DJANGO_EMAIL_HOST"):
     MAILERS = {
         "default": {
             "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
             "OPTIONS": {
-                "host": os.environ["EMAIL_HOST"],
-                "port": env_int("EMAIL_PORT", "587"),
-                "username": os.environ.get("EMAIL_HOST_USER", ""),
-                "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
-                "use_tls": env_bool("EMAIL_USE_TLS", "true"),
+                "host": os.environ["DJANGO_EMAIL_HOST"],
+                "port": env_int("DJANGO_EMAIL_PORT", "587"),
+                "username": os.environ.get("DJANGO_EMAIL_HOST_USER", ""),
+                "password": os.environ.get("DJANGO_EMAIL_HOST_PASSWORD", ""),
+                "use_tls": env_bool("DJANGO_EMAIL_USE_TLS", "true"),
             },
         }
     }
 else:
     MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
-DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "101 <noreply@localhost>")
+DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "101 <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("ru", _("Russian"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
-TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
+TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = os.environ.get("DJANGO_STATIC_ROOT") or BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -198,17 +252,17 @@ SECURE_CSP = {
 
 # Production hardening; each can be turned off when a proxy already does it.
 if not DEBUG:
-    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", "true")
+    SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", "true")
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
-    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", "31536000")
+    SECURE_HSTS_SECONDS = env_int("DJANGO_SECURE_HSTS_SECONDS", "31536000")
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
-    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", "true")
+    SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", "true")
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "WARNING")},
 }

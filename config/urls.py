@@ -1,10 +1,15 @@
 """Root URLs: the home page, the games and tournaments apps, accounts (allauth), language
 switch, admin."""
 
+from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.urls import include, path
 
 from config import views
+
+# The admin logs in through the site's login page, behind allauth's rate limits; its own
+# login form has none.
+admin.site.login = secure_admin_login(admin.site.login)
 
 urlpatterns = [
     path("", views.home, name="home"),

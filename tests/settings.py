@@ -1,0 +1,13 @@
+"""Settings of the test run: the development configuration (DJANGO_DEBUG=1).
+
+Without it the settings are production's, which want a secret key, HTTPS and collected static
+files. pytest-django still turns DEBUG off while the tests run, and tests/test_deployment.py
+checks the production configuration in processes of its own.
+"""
+
+import os
+from unittest import mock
+
+# Only while the settings are read: processes the tests start get the environment as it was.
+with mock.patch.dict(os.environ, {"DJANGO_DEBUG": "1"}):
+    from config.settings import *  # noqa: F403

@@ -1,0 +1,106 @@
+"""The SQL query ceilings docs/benchmarks.md promises: the score sheet and the tournament page
+cost a fixed number of queries, whatever the number of rounds."""
+
+import pytest
+from django.core.cache import cache
+
+from bench.common import classic_rounds
+from games import services as games
+from tests.conftest import make_match, record
+from tests.tournaments.conftest import enter, make_tournament
+from tournaments import services as tournaments
+
+pytestmark = pytest.mark.django_db
+
+# The figures of docs/benchmarks.md (bench/sheet.py, bench/standings_page.py).
+SHEET_CACHED = 1  # the match, for the version the cached sheet is keyed on
+SHEET_UNCACHED = 5
+SHEET_CREATOR_CACHED = 5  # with the session, the account and the round form
+SHEET_CREATOR_UNCACHED = 8
+TOURNAMENT_READER = 10
+TOURNAMENT_DIRECTOR = 13
+
+
+def sheet_of(creator, rounds: int):
+    """A running 4-player classic match of `rounds` rounds, created by `creator`."""
+    match = make_match(creator, [creator.username, "Anna", "Boris", "Vera"])
+    names = [creator.username, "Anna", "Boris", "Vera"]
+    record(match, creator, *classic_rounds(names, rounds))
+    assert match.rounds.count() == rounds and not match.is_finished
+    return match
+
+
+@pytest.mark.parametrize("rounds", [5, 30])
+def test_the_sheet_read_from_the_cache_costs_one_query(
+    client, alice, rounds, django_assert_max_num_queries
+):
+    match = sheet_of(alice, rounds)
+    client.get(match.get_absolute_url())  # renders the sheet into the cache
+    with django_assert_max_num_queries(SHEET_CACHED):
+        response = client.get(match.get_absolute_url())
+    assert response.status_code == 200
+
+
+@pytest.mark.parametrize("rounds", [5, 30])
+def test_the_sheet_after_a_change_costs_a_fixed_number_of_queries(
+    client, alice, rounds, django_assert_max_num_queries
+):
+    match = sheet_of(alice, rounds)
+    cache.clear()
+    with django_assert_max_num_queries(SHEET_UNCACHED):
+        response = client.get(match.get_absolute_url())
+    assert response.content.decode().count('<th scope="row" class="num">') == rounds + 1  # and Σ
+
+
+@pytest.mark.parametrize("rounds", [5, 30])
+def test_the_creators_sheet_with_the_round_form_costs_a_fixed_number_of_queries(
+    client, alice, rounds, django_assert_max_num_queries
+):
+    match = sheet_of(alice, rounds)
+    client.force_login(alice)
+    client.get(match.get_absolute_url())
+    with django_assert_max_num_queries(SHEET_CREATOR_CACHED):
+        response = client.get(match.get_absolute_url())
+    assert 'id="round-form"' in response.content.decode()
+
+    cache.clear()
+    with django_assert_max_num_queries(SHEET_CREATOR_UNCACHED):
+        response = client.get(match.get_absolute_url())
+    assert 'id="round-form"' in response.content.decode()
+
+
+def tournament_of(director, rounds: int, players: int = 8):
+    """A tournament of `rounds` closed rounds at tables of 4, each table played out."""
+    tournament = make_tournament(director, rounds_planned=rounds)
+    enter(tournament, [f"Player {number}" for number in range(players)], by=director)
+    for _number in range(rounds):
+        round_ = tournaments.seat_next_round(tournament=tournament, by=director)
+        for table in round_.tables.select_related("match"):
+            seats = table.match.seats.order_by("position")
+            outcomes = {
+                seat.position: {"out": "9C"} if index == 0 else {"points": 110 + index}
+                for index, seat in enumerate(seats)
+            }
+            games.record_round(
+                match=table.match, outcomes=outcomes, version=table.match.version, by=director
+            )
+        tournaments.close_round(round_=round_, by=director)
+    return tournament
+
+
+@pytest.mark.parametrize("rounds", [1, 3])
+def test_the_tournament_page_costs_a_fixed_number_of_queries(
+    client, alice, rounds, django_assert_max_num_queries
+):
+    tournament = tournament_of(alice, rounds)
+    url = tournament.get_absolute_url()
+    client.get(url)
+    with django_assert_max_num_queries(TOURNAMENT_READER):
+        response = client.get(url)
+    assert response.content.decode().count("Player 7") >= rounds + 1  # standings, each round
+
+    client.force_login(alice)
+    client.get(url)
+    with django_assert_max_num_queries(TOURNAMENT_DIRECTOR):
+        response = client.get(url)
+    assert response.status_code == 200

@@ -1,0 +1,301 @@
+"""Login rate limits as deployed: per client behind a proxy, shared by the workers through
+Redis, and in front of the admin too."""
+
+import contextlib
+import http.client
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlencode
+
+import pytest
+import redis
+from django.db import connection
+from django.urls import reverse
+
+from tests.test_deployment import settings_from, strong_key
+
+ROOT = Path(__file__).resolve().parents[1]
+HOST = "127.0.0.1"
+PROXY = "10.0.0.1"
+WRONG = "The username and/or password you specified are not correct."
+LIMITED = "Too many failed login attempts. Try again later."
+# allauth's default: 10 failed logins a minute from one address.
+FAILURES_PER_ADDRESS = 10
+
+
+def log_in(client, login: str, password: str, client_address: str):
+    """A login posted through the proxy, which adds the client's address as nginx does."""
+    return client.post(
+        reverse("account_login"),
+        {"login": login, "password": password},
+        REMOTE_ADDR=PROXY,
+        HTTP_X_FORWARDED_FOR=client_address,
+    )
+
+
+# --- behind one proxy ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def behind_one_proxy(settings):
+    """The proxy count as the settings read it from ALLAUTH_TRUSTED_PROXY_COUNT=1."""
+    environment = {"DJANGO_SECRET_KEY": strong_key(), "ALLAUTH_TRUSTED_PROXY_COUNT": "1"}
+    settings.ALLAUTH_TRUSTED_PROXY_COUNT = settings_from(environment)["ALLAUTH_TRUSTED_PROXY_COUNT"]
+
+
+@pytest.mark.django_db
+def test_a_client_guessing_passwords_does_not_lock_out_another_behind_the_same_proxy(
+    client, alice, bob, behind_one_proxy
+):
+    for _attempt in range(20):
+        guess = log_in(client, "bob", "guess", "203.0.113.7")
+    assert LIMITED in guess.content.decode()  # the guessing client is stopped...
+
+    response = log_in(client, "alice", "alice-password", "198.51.100.20")
+    assert response.status_code == 302  # ...and alice, elsewhere, logs in
+    assert client.get(reverse("games:new_match")).status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_forged_x_forwarded_for_does_not_escape_the_limit(client, bob, behind_one_proxy):
+    # The client sends its own X-Forwarded-For; the proxy adds the real address at the end.
+    for attempt in range(FAILURES_PER_ADDRESS):
+        response = log_in(client, f"nobody{attempt}", "guess", f"192.0.2.{attempt}, 203.0.113.7")
+        assert WRONG in response.content.decode()
+    response = log_in(client, "bob", "bob-password", "192.0.2.99, 203.0.113.7")
+    assert LIMITED in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_without_the_proxy_count_everyone_behind_the_proxy_shares_one_limit(
+    client, alice, bob, settings
+):
+    # What the proxy count is for: without it (allauth's default, 0) every client is the proxy.
+    settings.ALLAUTH_TRUSTED_PROXY_COUNT = 0
+    for _attempt in range(20):
+        log_in(client, "bob", "guess", "203.0.113.7")
+    response = log_in(client, "alice", "alice-password", "198.51.100.20")
+    assert LIMITED in response.content.decode()
+
+
+# --- the admin ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def staff(django_user_model):
+    return django_user_model.objects.create_user(
+        "sam", "sam@example.com", "sam-password", is_staff=True, is_superuser=True
+    )
+
+
+@pytest.mark.django_db
+def test_the_admin_login_sends_to_the_rate_limited_login_page(client, staff):
+    response = client.get("/admin/login/?next=/admin/")
+    assert response.status_code == 302
+    assert response["Location"] == reverse("account_login") + "?next=%2Fadmin%2F"
+
+
+@pytest.mark.django_db
+def test_the_admin_login_checks_no_password_itself(client, staff):
+    response = client.post(
+        "/admin/login/?next=/admin/", {"username": "sam", "password": "sam-password"}
+    )
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("account_login"))
+    assert client.get("/admin/").status_code == 302  # still not logged in
+
+
+@pytest.mark.django_db
+def test_staff_log_in_on_the_site_and_reach_the_admin(client, staff):
+    response = client.post(
+        reverse("account_login") + "?next=/admin/", {"login": "sam", "password": "sam-password"}
+    )
+    assert response["Location"] == "/admin/"
+    assert client.get("/admin/").status_code == 200
+
+
+# --- two workers sharing Redis ------------------------------------------------------------
+
+
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+@pytest.fixture
+def redis_prefix() -> Iterator[str]:
+    """A key prefix of this test's own on the test Redis, emptied afterwards."""
+    server = redis.Redis.from_url(REDIS_URL, socket_timeout=2)
+    try:
+        server.ping()
+    except redis.RedisError as error:
+        reason = f"no Redis at {REDIS_URL} ({error}); set TEST_REDIS_URL"
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must run the Redis tests: {reason}")
+        pytest.skip(reason)
+    prefix = f"test-{uuid.uuid4().hex}"
+    yield prefix
+    for key in server.scan_iter(match=f"{prefix}:*"):
+        server.delete(key)
+    server.close()
+
+
+def database_url() -> str:
+    """The test database, as a URL the workers can read (they are other processes)."""
+    db = connection.settings_dict
+    if db["ENGINE"] == "django.db.backends.sqlite3":
+        return f"sqlite:///{db['NAME']}"
+    password = f":{db['PASSWORD']}" if db["PASSWORD"] else ""
+    return f"postgres://{db['USER']}{password}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        return sock.getsockname()[1]
+
+
+@dataclass
+class Worker:
+    port: int
+    process: subprocess.Popen
+    log: Path
+
+    def request(self, method: str, path: str, body: str = "", headers=None):
+        # The proxy in front: HTTPS for Django (the redirect to HTTPS stays on), the client's
+        # address in X-Forwarded-For.
+        conn = http.client.HTTPConnection(HOST, self.port, timeout=10)
+        try:
+            conn.request(method, path, body, {"X-Forwarded-Proto": "https", **(headers or {})})
+            response = conn.getresponse()
+            return response, response.read().decode()
+        finally:
+            conn.close()
+
+
+def start_worker(environment: dict[str, str], log_dir: Path) -> Worker:
+    port = free_port()
+    log = log_dir / f"gunicorn-{port}.log"
+    command = [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "config.wsgi:application",
+        "--bind",
+        f"{HOST}:{port}",
+        "--workers",
+        "1",
+        "--graceful-timeout",
+        "2",
+    ]
+    with open(log, "wb") as output:
+        # Its own process group, so that it is stopped whole whatever happens in the test.
+        process = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env=environment,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    return Worker(port, process, log)
+
+
+def wait_until_ready(worker: Worker, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if worker.process.poll() is not None:
+            raise RuntimeError(f"the worker stopped:\n{worker.log.read_text()}")
+        with contextlib.suppress(OSError, http.client.HTTPException):
+            response, _body = worker.request("GET", reverse("account_login"))
+            assert response.status == 200, worker.log.read_text()
+            return
+        time.sleep(0.1)
+    raise RuntimeError(f"the worker did not answer in {timeout} s:\n{worker.log.read_text()}")
+
+
+def stop(worker: Worker) -> None:
+    if worker.process.poll() is None:
+        os.killpg(worker.process.pid, signal.SIGTERM)
+        try:
+            worker.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(worker.process.pid, signal.SIGKILL)
+            worker.process.wait(timeout=10)
+
+
+@pytest.fixture
+def two_workers(transactional_db, redis_prefix, tmp_path) -> Iterator[tuple[Worker, Worker]]:
+    """Two gunicorn processes with the production settings (DEBUG off, Redis, behind one
+    proxy; tests/worker_settings.py) on the test database, as two app servers behind one
+    proxy."""
+    environment = {
+        "PATH": os.environ["PATH"],
+        "DJANGO_SETTINGS_MODULE": "tests.worker_settings",
+        "DJANGO_DEBUG": "0",
+        "DJANGO_SECRET_KEY": strong_key(),
+        "DJANGO_ALLOWED_HOSTS": HOST,
+        "DATABASE_URL": database_url(),
+        "REDIS_URL": REDIS_URL,
+        "DJANGO_CACHE_KEY_PREFIX": redis_prefix,
+        "ALLAUTH_TRUSTED_PROXY_COUNT": "1",
+        "DJANGO_STATIC_ROOT": str(tmp_path / "static"),
+    }
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--no-input", "-v0"],
+        cwd=ROOT,
+        env=environment,
+        check=True,
+        timeout=60,
+    )
+    workers = (start_worker(environment, tmp_path), start_worker(environment, tmp_path))
+    try:
+        for worker in workers:
+            wait_until_ready(worker)
+        yield workers
+    finally:
+        for worker in workers:
+            stop(worker)
+
+
+def csrf(worker: Worker) -> tuple[str, str]:
+    """A CSRF cookie and form token (the workers share the secret key, so both take them)."""
+    response, page = worker.request("GET", reverse("account_login"))
+    cookie = re.search(r"csrftoken=([^;]+)", response.getheader("Set-Cookie"))[1]
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)[1]
+    return cookie, token
+
+
+def post_login(worker: Worker, tokens: tuple[str, str], login: str, client_address: str) -> str:
+    cookie, token = tokens
+    body = urlencode({"login": login, "password": "guess", "csrfmiddlewaretoken": token})
+    headers = {
+        "Content-Type": "application/x-www-form-urlencoded",
+        "Cookie": f"csrftoken={cookie}",
+        "Origin": f"https://{HOST}:{worker.port}",
+        "X-Forwarded-For": client_address,
+    }
+    response, page = worker.request("POST", reverse("account_login"), body, headers)
+    assert response.status == 200, page
+    return page
+
+
+def test_failed_logins_on_two_workers_add_up_to_one_limit(two_workers):
+    first, second = two_workers
+    tokens = csrf(first)
+    # One client's wrong passwords, half on each worker: each worker alone sees only half.
+    for attempt in range(FAILURES_PER_ADDRESS):
+        worker = two_workers[attempt % 2]
+        assert WRONG in post_login(worker, tokens, f"nobody{attempt}", "203.0.113.7")
+
+    assert LIMITED in post_login(first, tokens, "nobody-else", "203.0.113.7")
+    assert LIMITED in post_login(second, tokens, "nobody-else", "203.0.113.7")
+    # Another client behind the same proxy is not limited.
+    assert WRONG in post_login(second, tokens, "nobody-else", "198.51.100.20")
