@@ -26,6 +26,7 @@ from games.forms import NewMatchForm, RoundForm, initial_from_entries
 from games.labels import card_name, card_notation, changed_options, rules_message, rules_summary
 from games.models import Entry, Match, Round, Seat
 from games.rules import RulesError, deck
+from games.validators import name_problem
 from tournaments.models import Tournament
 
 PAGE_SIZE = 20
@@ -384,8 +385,12 @@ def scorekeepers(request: HttpRequest, pk: int) -> HttpResponse:
     error = ""
     if request.method == "POST":
         username = request.POST.get("username", "").strip()
+        # A NUL byte would reach the database (PostgreSQL refuses it): check the text first.
+        problem = name_problem(username)
         accounts = get_user_model().objects
-        user = accounts.filter(username__iexact=username).first() if username else None
+        user = (
+            accounts.filter(username__iexact=username).first() if username and not problem else None
+        )
         if request.POST.get("action") == "remove":
             if user is not None:
                 match.scorekeepers.remove(user)
@@ -393,6 +398,8 @@ def scorekeepers(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect("games:scorekeepers", pk=match.pk)
         if not username:
             error = _("Enter the username of the account that should keep score.")
+        elif problem:
+            error = problem
         elif user is None:
             error = _("There is no account called “%(name)s”.") % {"name": username}
         elif user.pk == match.created_by_id:

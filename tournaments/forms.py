@@ -7,6 +7,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.forms import RulesFormMixin
+from games.validators import validate_multiline_text, validate_name, validate_text
 from tournaments.models import DEFAULT_TIE_BREAKS, TIE_BREAKS, Tournament
 from tournaments.standings import DEFAULT_POINTS, check_points
 
@@ -80,6 +81,9 @@ class TournamentForm(RulesFormMixin, forms.ModelForm):
                 initial=order[slot] if slot < len(order) else "",
             )
         self.fields["rounds_planned"].widget.attrs.update(min=1, max=MAX_ROUNDS)
+        self.fields["name"].validators.append(validate_name)
+        self.fields["place"].validators.append(validate_text)
+        self.fields["description"].validators.append(validate_multiline_text)
 
     def tie_break_fields(self) -> list[forms.BoundField]:
         return [self[f"tie_break_{slot + 1}"] for slot in range(TIE_BREAK_SLOTS)]

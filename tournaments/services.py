@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from games import services as games
 from games.models import Entry, Match, Player, Seat
 from games.rules import Variant
+from games.validators import name_problem
 from tournaments.models import Entrant, Table, Tournament, TournamentRound
 from tournaments.seating import seat_round
 from tournaments.standings import Standing, TableResult, compute_standings
@@ -55,6 +56,9 @@ def update_tournament(*, tournament: Tournament, variant: Variant, **fields) -> 
 
 
 def add_director(*, tournament: Tournament, username: str):
+    problem = name_problem(username.strip())
+    if problem:
+        raise TournamentError(problem)
     user = get_user_model().objects.filter(username__iexact=username.strip()).first()
     if user is None:
         raise TournamentError(_("There is no account called “%(name)s”.") % {"name": username})
@@ -84,6 +88,10 @@ def _matches(tournament: Tournament):
 
 def add_entrants(*, tournament: Tournament, names: Sequence[str], by, checked_in=False) -> list:
     """Add players by name (an account's username links it; otherwise a guest of `by`)."""
+    for name in names:
+        problem = name_problem(name)
+        if problem:
+            raise TournamentError(_("%(name)s: %(problem)s") % {"name": name, "problem": problem})
     with transaction.atomic():
         tournament = _lock(tournament)
         joins = _next_round_number(tournament)
@@ -166,6 +174,11 @@ def import_entrants(*, tournament: Tournament, text: str, by) -> list[Entrant]:
         if len(name) > 40:
             raise TournamentError(
                 _("Line %(line)s: a name can have at most 40 characters.") % {"line": line}
+            )
+        problem = name_problem(name)
+        if problem:
+            raise TournamentError(
+                _("Line %(line)s: %(problem)s") % {"line": line, "problem": problem}
             )
         if name.casefold() in seen:
             raise TournamentError(

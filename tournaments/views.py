@@ -20,6 +20,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from games.labels import changed_options, rules_summary
 from games.models import Seat
+from games.validators import name_problem
 from tournaments import services
 from tournaments.forms import AddPlayersForm, ImportPlayersForm, TournamentForm
 from tournaments.models import (
@@ -317,7 +318,12 @@ def directors(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         username = request.POST.get("username", "").strip()
         if request.POST.get("action") == "remove":
-            user = tournament.directors.filter(username=username).first()
+            # A NUL byte would reach the database (PostgreSQL refuses it): check the text first.
+            user = (
+                None
+                if name_problem(username)
+                else tournament.directors.filter(username=username).first()
+            )
             if user is not None:
                 services.remove_director(tournament=tournament, user=user)
             return redirect("tournaments:directors", pk=pk)
