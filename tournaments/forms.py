@@ -203,8 +203,14 @@ class ImportPlayersForm(forms.Form):
         upload = self.cleaned_data["file"]
         if upload.size > 200_000:
             raise forms.ValidationError(gettext("The file is too large (at most 200 kB)."))
+        data = upload.read()
+        if b"\x00" in data:
+            # No text file holds a NUL byte: a spreadsheet, an image or UTF-16 text does.
+            raise forms.ValidationError(
+                gettext("This is not a CSV text file (a spreadsheet?); save it as CSV (UTF-8).")
+            )
         try:
-            return upload.read().decode("utf-8-sig")
+            return data.decode("utf-8-sig")
         except UnicodeDecodeError:
             raise forms.ValidationError(
                 gettext("The file is not UTF-8 text; save it as CSV (UTF-8).")

@@ -152,25 +152,29 @@ def import_entrants(*, tournament: Tournament, text: str, by) -> list[Entrant]:
     """Add the players of a CSV list: a `name` column (or names alone, one a line), and an
     optional `checked_in` column (yes/no). Every line is checked first; nothing is added when
     one is wrong."""
-    rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
-    rows = [row for row in rows if any(cell.strip() for cell in row)]
-    if not rows:
-        raise TournamentError(_("The file has no players in it."))
-    header = [cell.strip().casefold() for cell in rows[0]]
+    rows = [(line, row) for line, row in _csv_rows(text) if any(cell.strip() for cell in row)]
+    header = [cell.strip().casefold() for cell in rows[0][1]] if rows else []
     name_col, checked_col = 0, None
     if "name" in header:
         name_col = header.index("name")
         checked_col = header.index("checked_in") if "checked_in" in header else None
         rows = rows[1:]
+    if not rows:
+        raise TournamentError(_("The file has no players in it."))
     if len(rows) > MAX_IMPORT_ROWS:
         raise TournamentError(
             _("A list can have at most %(count)s players.") % {"count": MAX_IMPORT_ROWS}
         )
     names, checked, seen = [], [], set()
-    for line, row in enumerate(rows, start=2 if checked_col is not None or "name" in header else 1):
+    for line, row in rows:
         name = row[name_col].strip() if len(row) > name_col else ""
         if not name:
             raise TournamentError(_("Line %(line)s has no name.") % {"line": line})
+        if "\n" in name or "\r" in name:
+            raise TournamentError(
+                _("Line %(line)s: a name runs over several lines; is a quote left open?")
+                % {"line": line}
+            )
         if len(name) > 40:
             raise TournamentError(
                 _("Line %(line)s: a name can have at most 40 characters.") % {"line": line}
@@ -204,6 +208,23 @@ def import_entrants(*, tournament: Tournament, text: str, by) -> list[Entrant]:
                 entrant.checked_in = True
         Entrant.objects.bulk_update(entrants, ["checked_in"])
     return entrants
+
+
+def _csv_rows(text: str) -> list[tuple[int, list[str]]]:
+    """The rows of a CSV text with the line each starts on; CR, LF and CRLF lines alike."""
+    # newline="": the csv module itself splits lines, whichever ending they have.
+    reader = csv.reader(io.StringIO(text.lstrip("\ufeff"), newline=""))
+    rows, line = [], 1
+    try:
+        for row in reader:
+            rows.append((line, row))
+            line = reader.line_num + 1
+    except csv.Error:
+        raise TournamentError(
+            _("Line %(line)s cannot be read: is a quote left open, or a cell far too long?")
+            % {"line": line}
+        ) from None
+    return rows
 
 
 # --- rounds --------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from games.models import Player
@@ -111,3 +112,73 @@ def test_a_description_keeps_its_lines_and_tabs(client, alice):
     client.force_login(alice)
     client.post(reverse("tournaments:new"), form_data(description="Start 19:00\r\n\tBring cards"))
     assert Tournament.objects.get().description == "Start 19:00\r\n\tBring cards"
+
+
+# --- importing players ---------------------------------------------------------------------
+
+
+def import_file(client, tournament, content: bytes):
+    upload = SimpleUploadedFile("players.csv", content)
+    return client.post(
+        reverse("tournaments:players", args=[tournament.pk]),
+        {"form": "import", "import-file": upload},
+        follow=True,
+    )
+
+
+@pytest.mark.parametrize("newline", ["\r", "\n", "\r\n"], ids=["CR", "LF", "CRLF"])
+def test_a_csv_with_any_line_ending_is_read(client, alice, tournament, newline):
+    client.force_login(alice)
+    text = newline.join(["name,checked_in", "Anna,yes", "Boris,no", ""])
+    response = import_file(client, tournament, text.encode())
+    assert "2 players imported." in page_of(response)
+    assert {(e.player.name, e.checked_in) for e in tournament.entrants.all()} == {
+        ("Anna", True),
+        ("Boris", False),
+    }
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"", "The submitted file is empty."),
+        (b"name\n", "The file has no players in it."),
+        (b"\n \n", "The file has no players in it."),
+        (b"PK\x03\x04\x14\x00\x06\x00", "This is not a CSV text file (a spreadsheet?)"),
+        ("name\nAnna\n".encode("utf-16-le"), "This is not a CSV text file (a spreadsheet?)"),
+        ("name\nВера\n".encode("cp1251"), "The file is not UTF-8 text"),
+        (b'name\nAnna\n"' + b"x" * 140_000 + b'"\n', "Line 3 cannot be read"),
+        (b'name\nAnna\n"Boris\nVera\n', "Line 3: a name runs over several lines"),
+        (b"name\n\nAnna\n\nB\x01ob\n", "Line 5: This contains a control character (U+0001)"),
+        ("name\rAnna\rBo\u200bris\r".encode(), "Line 3: A name cannot contain an invisible"),
+        ("Anna\n\u202eBoris\n".encode(), "Line 2: A name cannot contain a character that"),
+    ],
+    ids=[
+        "empty",
+        "header only",
+        "blank",
+        "binary",
+        "utf-16",
+        "cp1251",
+        "huge cell",
+        "open quote",
+        "control",
+        "zero width",
+        "direction",
+    ],
+)
+def test_a_file_that_cannot_be_read_says_why_and_adds_no_one(
+    client, alice, tournament, content, message
+):
+    client.force_login(alice)
+    response = import_file(client, tournament, content)
+    assert response.status_code == 200
+    assert message in page_of(response)
+    assert not tournament.entrants.exists()
+
+
+def test_the_import_service_checks_names_itself(alice, tournament):
+    with pytest.raises(TournamentError, match=r"Line 3: This contains a control character"):
+        services.import_entrants(tournament=tournament, text="name\nAnna\nA\x00B\n", by=alice)
+    assert not tournament.entrants.exists()
+    assert not Player.objects.filter(user=None).exists()  # no guest either
