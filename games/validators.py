@@ -14,6 +14,8 @@ INVISIBLE = frozenset("\u200b\u200c\u200d\u2060\ufeff")
 DIRECTION = frozenset("\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 # What a multi-line text (a description) may keep of the control characters.
 LAYOUT = frozenset("\t\n\r")
+# The largest id a database row can have (a 64-bit primary key).
+MAX_ID = 2**63 - 1
 
 
 def _code(char: str) -> str:
@@ -65,6 +67,15 @@ def name_problem(value: str) -> str | None:
     except ValidationError as error:
         return error.messages[0]
     return None
+
+
+def parse_id(value: str | None) -> int | None:
+    """A row id from form data, or None when it is not one (so it never reaches the database)."""
+    try:
+        number = int(value or "")
+    except ValueError:
+        return None
+    return number if 1 <= number <= MAX_ID else None
 
 
 # allauth's ACCOUNT_USERNAME_VALIDATORS: ours first (its message names the character), then

@@ -13,6 +13,8 @@ from tournaments.standings import DEFAULT_POINTS, check_points
 
 TIE_BREAK_SLOTS = len(TIE_BREAKS)
 MAX_ROUNDS = 20
+# Far above any club's scheme, far below what would overflow a float in the standings.
+MAX_PLACE_POINTS = 1000
 
 
 def points_text(points) -> str:
@@ -118,6 +120,11 @@ class TournamentForm(RulesFormMixin, forms.ModelForm):
                 )
                 % {"size": size, "example": points_text(DEFAULT_POINTS[size])}
             ) from None
+        if any(n > MAX_PLACE_POINTS for n in numbers):
+            raise forms.ValidationError(
+                gettext("A place gives at most %(max)s tournament points.")
+                % {"max": MAX_PLACE_POINTS}
+            )
         return [int(n) if n == int(n) else n for n in numbers]
 
     def clean_points_4(self):

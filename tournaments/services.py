@@ -305,7 +305,10 @@ def reseat_round(*, round_: TournamentRound, by) -> TournamentRound:
     """Seat a round again, until its first score is entered; never a round with scores."""
     with transaction.atomic():
         tournament = _lock(round_.tournament)
-        round_ = TournamentRound.objects.get(pk=round_.pk)
+        round_ = TournamentRound.objects.filter(pk=round_.pk).first()
+        if round_ is None:
+            # Another director's "seat again" replaced it while this one waited for the lock.
+            raise TournamentError(_("This round has just been seated again by someone else."))
         _check_unscored(round_)
         if round_ != tournament.rounds.last():
             raise TournamentError(_("Only the latest round can be seated again."))

@@ -146,3 +146,54 @@ def test_logging_in_with_a_nul_byte_in_the_username_says_so(client, alice):
     response = client.post(reverse("account_login"), {"login": "ali\x00ce", "password": "x"})
     assert response.status_code == 200
     assert "Null characters are not allowed." in response.content.decode()
+
+
+# --- numbers out of range ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("points", "message"),
+    [
+        ("1e308", "Enter a whole number."),
+        ("nan", "Enter a whole number."),
+        ("inf", "Enter a whole number."),
+        ("99999999999999999999", "That is far more points than a deck holds."),
+        ("-99999999999999999999", "That is far more points than a deck holds."),
+    ],
+)
+def test_points_out_of_range_are_refused(client, alice, match, points, message):
+    client.force_login(alice)
+    response = post_round(client, match, ("out", "Q♠"), ("hand", "9h"), ("points", points))
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert not Entry.objects.exists()
+
+
+def test_a_round_number_out_of_range_saves_nothing(client, alice, match):
+    client.force_login(alice)
+    data = {"number": "99999999999999999999", "action": "save"}
+    for position, cards in enumerate(["Q♠", "9h", "10h"]):
+        data |= {f"s{position}-kind": "out" if position == 0 else "hand"}
+        data |= {f"s{position}-cards": cards}
+    response = client.post(reverse("games:round_new", args=[match.pk]), data, follow=True)
+    assert "This form was out of date, so it was not saved." in response.content.decode()
+    assert not Entry.objects.exists()
+    huge = 99999999999999999999
+    assert client.get(reverse("games:round_edit", args=[match.pk, huge])).status_code == 404
+    assert client.post(reverse("games:round_delete", args=[match.pk, huge])).status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("99999999999999999999", "Ensure this value is less than or equal to"),
+        ("1e308", "Enter a whole number."),
+        ("nan", "Enter a whole number."),
+    ],
+)
+def test_a_rules_number_out_of_range_is_refused(client, alice, value, message):
+    client.force_login(alice)
+    response = client.post(reverse("games:new_match"), new_match_data(lose_over=value))
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert not Match.objects.exists()

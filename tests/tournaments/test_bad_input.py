@@ -1,16 +1,18 @@
 """Bad input in tournaments: a clear message, nothing changed, never a 500."""
 
 import re
+import threading
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
 from django.urls import reverse
 
-from games.models import Player
+from games.models import Match, Player
 from tests.conftest import rules_form_data
-from tests.tournaments.conftest import enter
+from tests.tournaments.conftest import enter, make_tournament
 from tournaments import services
-from tournaments.models import Tournament
+from tournaments.models import Tournament, TournamentRound
 from tournaments.services import TournamentError
 
 pytestmark = pytest.mark.django_db
@@ -182,3 +184,141 @@ def test_the_import_service_checks_names_itself(alice, tournament):
         services.import_entrants(tournament=tournament, text="name\nAnna\nA\x00B\n", by=alice)
     assert not tournament.entrants.exists()
     assert not Player.objects.filter(user=None).exists()  # no guest either
+
+
+# --- next ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        "foo",  # taken for a view name by redirect(): NoReverseMatch
+        "games:match",
+        "javascript:alert(1)",
+        "https://evil.example/",
+        "//evil.example/",
+        "http://testserver.evil.example/",
+    ],
+)
+def test_a_next_that_is_not_a_page_here_goes_back_to_the_tournament(client, alice, seated, target):
+    client.force_login(alice)
+    url = reverse("tournaments:swap", args=[seated.pk, 1])
+    response = client.post(url, {"first": "x", "next": target})
+    assert response.status_code == 302
+    assert response["Location"] == seated.get_absolute_url()
+    assert "Choose two different players" in page_of(client.get(response["Location"]))
+
+
+def test_a_next_on_this_site_is_followed(client, alice, seated):
+    client.force_login(alice)
+    target = reverse("tournaments:players", args=[seated.pk])
+    response = client.post(reverse("tournaments:swap", args=[seated.pk, 1]), {"next": target})
+    assert response["Location"] == target
+
+
+# --- numbers out of range ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"points_4": "1e308, 2, 1, 0"}, "A place gives at most 1000 tournament points."),
+        ({"points_2": "1001, 0"}, "A place gives at most 1000 tournament points."),
+        ({"points_4": "inf, 2, 1, 0"}, "Give 4 numbers from the best place to the worst"),
+        ({"points_3": "nan, 1, 0"}, "Give 3 numbers from the best place to the worst"),
+        ({"points_2": "1e400, 0"}, "Give 2 numbers from the best place to the worst"),
+        ({"rounds_planned": "99999999999999999999"}, "A tournament has 1 to 20 rounds."),
+        ({"rounds_planned": "1e308"}, "Enter a whole number."),
+        (
+            {"match_end": "deals", "deals_per_match": "99999999999999999999"},
+            "Give the number of deals, from 1 to 100.",
+        ),
+        ({"final_table_size": "99999999999999999999"}, "A final table seats 2 to 4 players."),
+        ({"final_table_size": "nan"}, "Enter a whole number."),
+    ],
+)
+def test_a_tournament_form_number_out_of_range_is_refused(client, alice, changes, message):
+    client.force_login(alice)
+    response = client.post(reverse("tournaments:new"), form_data(**changes))
+    assert response.status_code == 200
+    assert message in page_of(response)
+    assert not Tournament.objects.exists()
+
+
+def test_a_clock_out_of_range_is_refused(client, alice, seated):
+    client.force_login(alice)
+    url = reverse("tournaments:clock", args=[seated.pk, 1])
+    for minutes in ["99999999999999999999", "nan", "inf", "1e308"]:
+        response = client.post(url, {"minutes": minutes}, follow=True)
+        assert "The round clock runs for 1 to 600 minutes." in page_of(response)
+    assert not seated.rounds.get().clock_started_at
+
+
+# --- ids from form data --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("first", ["99999999999999999999", "9223372036854775808", "0", "-1"])
+def test_a_swap_with_an_id_out_of_range_says_so(client, alice, seated, first):
+    client.force_login(alice)
+    second = str(Player.objects.get(name="G1").pk)
+    seats = sorted(Match.objects.values_list("seats__player__name", "seats__position"))
+    response = client.post(
+        reverse("tournaments:swap", args=[seated.pk, 1]),
+        {"first": first, "second": second},
+        follow=True,
+    )
+    assert "Choose two different players of this round." in page_of(response)
+    assert sorted(Match.objects.values_list("seats__player__name", "seats__position")) == seats
+
+
+@pytest.mark.parametrize(
+    ("name", "args"),
+    [
+        ("tournaments:detail", ["HUGE"]),
+        ("tournaments:round", ["PK", "HUGE"]),
+        ("tournaments:cards", ["PK", "HUGE"]),
+        ("tournaments:entrant", ["PK", "HUGE"]),
+        ("tournaments:close_table", ["PK", "1", "HUGE"]),
+        ("tournaments:reseat", ["PK", "HUGE"]),
+    ],
+)
+def test_a_number_out_of_range_in_a_url_is_not_found(client, alice, seated, name, args):
+    client.force_login(alice)
+    huge = "99999999999999999999"
+    url = reverse(name, args=[{"HUGE": huge, "PK": seated.pk}.get(a, a) for a in args])
+    response = client.post(url) if name != "tournaments:detail" else client.get(url)
+    assert response.status_code == 404
+
+
+# --- seating again twice at once -----------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_directors_seating_a_round_again_at_once_make_one_seating(alice, bob):
+    tournament = make_tournament(alice)
+    services.add_director(tournament=tournament, username="bob")
+    enter(tournament, [f"P{i}" for i in range(12)], alice)
+    round_ = services.seat_next_round(tournament=tournament, by=alice)
+    barrier, outcomes = threading.Barrier(2), []
+
+    def reseat(user):
+        try:
+            barrier.wait()
+            services.reseat_round(round_=round_, by=user)
+            outcomes.append("seated again")
+        except TournamentError as error:
+            outcomes.append(str(error))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=reseat, args=(user,)) for user in (alice, bob)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert sorted(outcomes) == [
+        "This round has just been seated again by someone else.",
+        "seated again",
+    ]
+    assert TournamentRound.objects.filter(tournament=tournament).count() == 1
+    assert Match.objects.filter(table__round__tournament=tournament).count() == 3
