@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 from functools import wraps
 
 from django.contrib import messages
@@ -19,6 +18,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 
+from games.exports import SafeWriter
 from games.labels import changed_options, rules_summary
 from games.models import Seat
 from games.validators import name_problem, parse_id
@@ -212,7 +212,7 @@ def table_cards(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _get_tournament(pk)
     response = _csv_response(f"tournament-{tournament.pk}-standings.csv")
-    writer = csv.writer(response)
+    writer = SafeWriter(response)
     names = [_tie_break_label(name) for name in tournament.tie_breaks]
     writer.writerow([_("Rank"), _("Player"), _("Points"), _("Tables"), *names, _("Dropped")])
     for line in services.standing_lines(tournament):
@@ -234,7 +234,7 @@ def results_csv(request: HttpRequest, pk: int) -> HttpResponse:
     """Every table's result: round, table, seat, player, place, total, deals played."""
     tournament = _get_tournament(pk)
     response = _csv_response(f"tournament-{tournament.pk}-tables.csv")
-    writer = csv.writer(response)
+    writer = SafeWriter(response)
     writer.writerow(
         [
             _("Round"),

@@ -5,6 +5,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+from games.exports import csv_safe
 from games.models import Entry, Match
 from games.validators import validate_multiline_text, validate_name, validate_text
 from tests.conftest import rules_form_data
@@ -197,3 +198,29 @@ def test_a_rules_number_out_of_range_is_refused(client, alice, value, message):
     assert response.status_code == 200
     assert message in response.content.decode()
     assert not Match.objects.exists()
+
+
+# --- CSV cells -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("cell", "written"),
+    [
+        ('=HYPERLINK("http://x","y")', '\'=HYPERLINK("http://x","y")'),
+        ("+1+2", "'+1+2"),
+        ("-2+3", "'-2+3"),
+        ("@SUM(A1:A2)", "'@SUM(A1:A2)"),
+        ("\tx", "'\tx"),
+        ("\rx", "'\rx"),
+        ("Anna", "Anna"),
+        ("", ""),
+        ("-20", "-20"),
+        ("1.5", "1.5"),
+        ("+7", "+7"),
+        (-20, -20),
+        (3, 3),
+        (None, None),
+    ],
+)
+def test_a_csv_cell_that_starts_like_a_formula_is_written_inert(cell, written):
+    assert csv_safe(cell) == written

@@ -1,5 +1,6 @@
 """Bad input in tournaments: a clear message, nothing changed, never a 500."""
 
+import csv
 import re
 import threading
 
@@ -8,6 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from django.urls import reverse
 
+from games import services as games
 from games.models import Match, Player
 from tests.conftest import rules_form_data
 from tests.tournaments.conftest import enter, make_tournament
@@ -322,3 +324,41 @@ def test_two_directors_seating_a_round_again_at_once_make_one_seating(alice, bob
     ]
     assert TournamentRound.objects.filter(tournament=tournament).count() == 1
     assert Match.objects.filter(table__round__tournament=tournament).count() == 3
+
+
+# --- CSV exports ---------------------------------------------------------------------------
+
+HYPERLINK = '=HYPERLINK("http://x","y")'
+
+
+@pytest.fixture
+def played(alice, tournament):
+    """One table of three, finished: the HYPERLINK player went out with Q♥ (a total of -20)."""
+    enter(tournament, [HYPERLINK, "Boris", "Vera"], alice)
+    round_ = services.seat_next_round(tournament=tournament, by=alice)
+    table = round_.tables.get()
+    outcomes = {HYPERLINK: {"out": "QH"}, "Boris": {"hand": "6C"}, "Vera": {"hand": "7C"}}
+    games.record_round(match=table.match, number=1, outcomes=outcomes, by=alice)
+    services.close_table(table=table, by=alice)
+    return tournament
+
+
+def csv_rows(client, url) -> list[list[str]]:
+    text = client.get(url).content.decode().lstrip("\ufeff")
+    return list(csv.reader(text.splitlines()))
+
+
+def test_the_standings_csv_writes_a_formula_name_inert_and_numbers_as_numbers(client, played):
+    rows = csv_rows(client, reverse("tournaments:standings_csv", args=[played.pk]))
+    assert rows[0][1] == "Player" and rows[0][4] == "Total penalty points (fewer is better)"
+    line = next(row for row in rows if "HYPERLINK" in row[1])
+    assert line[1] == "'" + HYPERLINK
+    assert line[4] == "-20"
+
+
+def test_the_results_csv_writes_a_formula_name_inert_and_numbers_as_numbers(client, played):
+    rows = csv_rows(client, reverse("tournaments:results_csv", args=[played.pk]))
+    assert rows[0][3] == "Player" and rows[0][5] == "Total"
+    line = next(row for row in rows if "HYPERLINK" in row[3])
+    assert line[3] == "'" + HYPERLINK
+    assert line[5] == "-20"
