@@ -17,6 +17,7 @@ from games.labels import (
 )
 from games.models import Entry, Seat
 from games.rules import PRESETS, RulesError, Variant, parse_cards, score_match
+from games.validators import validate_name, validate_text
 
 MAX_PLAYERS = 4
 MAX_POINTS = 1000
@@ -84,6 +85,7 @@ class NewMatchForm(RulesFormMixin, forms.Form):
                 label=_("Player %(number)s") % {"number": number},
                 max_length=40,
                 required=number <= 2,
+                validators=[validate_name],
             )
         self.add_rules_fields(preset)
 
@@ -130,6 +132,7 @@ class EntryForm(forms.Form):
         label=_("Cards"),
         required=False,
         max_length=200,
+        validators=[validate_text],
         help_text=_("Tap the cards or type them: Q♠ 10h Дп"),
     )
     points = forms.IntegerField(label=_("Points"), required=False)
@@ -158,7 +161,7 @@ class EntryForm(forms.Form):
                 self.add_error("points", gettext("That is far more points than a deck holds."))
             else:
                 cleaned["outcome"] = {"points": points}
-        elif kind in (Entry.Kind.OUT, Entry.Kind.HAND):
+        elif kind in (Entry.Kind.OUT, Entry.Kind.HAND) and "cards" not in self.errors:
             text = cleaned.get("cards", "")
             try:
                 cards = parse_cards(text)

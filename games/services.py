@@ -19,6 +19,7 @@ from games import owners
 from games.models import Correction, Entry, Match, Player, Round, Seat
 from games.rules import PRESETS, RulesError, Variant, parse_cards, score_match
 from games.rules.scoring import RoundResult
+from games.validators import name_problem
 
 # An outcome as the score sheet sends it: {"out": "QS"}, {"hand": "9H AC"} or {"points": 17}.
 Outcome = Mapping[str, Any]
@@ -150,6 +151,10 @@ def add_scorekeeper(*, match: Match, username: str, by):
         username = username.strip()
         if not username:
             raise NotAllowed(_("Enter the username of the account that should keep score."))
+        # A NUL byte would reach the database (PostgreSQL refuses it): check the text first.
+        problem = name_problem(username)
+        if problem:
+            raise NotAllowed(problem)
         user = get_user_model().objects.filter(username__iexact=username).first()
         if user is None:
             raise NotAllowed(_("There is no account called “%(name)s”.") % {"name": username})

@@ -19,6 +19,7 @@ from games.labels import outcome_label, rules_message
 from games.models import Entry, Match, Round, Seat
 from games.rules import RulesError
 from games.sheet import Sheet, card_grid
+from games.validators import name_problem
 
 PAGE_SIZE = 20
 
@@ -250,6 +251,8 @@ def _reload(request: HttpRequest, match: Match) -> HttpResponse:
 
 
 def _round_or_none(match: Match, round_id: int) -> Round | None:
+    if not 0 < round_id < 2**63:
+        return None  # no such row, and the database would refuse the number
     return match.rounds.prefetch_related("entries__seat__player").filter(pk=round_id).first()
 
 
@@ -391,7 +394,10 @@ def scorekeepers(request: HttpRequest, pk: int) -> HttpResponse:
         username = request.POST.get("username", "")
         try:
             if request.POST.get("action") == "remove":
-                user = match.scorekeepers.filter(username__iexact=username.strip()).first()
+                # A NUL byte would reach the database (PostgreSQL refuses it): check first.
+                user = None
+                if not name_problem(username.strip()):
+                    user = match.scorekeepers.filter(username__iexact=username.strip()).first()
                 if user is not None:
                     services.remove_scorekeeper(match=match, user=user, by=request.user)
                     messages.success(request, _("%(name)s no longer keeps score.") % {"name": user})

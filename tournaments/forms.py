@@ -7,11 +7,14 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.forms import RulesFormMixin
+from games.validators import validate_multiline_text, validate_name, validate_text
 from tournaments.models import DEFAULT_TIE_BREAKS, TIE_BREAKS, Tournament
 from tournaments.standings import DEFAULT_POINTS, check_points
 
 TIE_BREAK_SLOTS = len(TIE_BREAKS)
 MAX_ROUNDS = 20
+# Far above any club's scheme, far below what would overflow a float in the standings.
+MAX_PLACE_POINTS = 1000
 
 
 def points_text(points) -> str:
@@ -80,6 +83,9 @@ class TournamentForm(RulesFormMixin, forms.ModelForm):
                 initial=order[slot] if slot < len(order) else "",
             )
         self.fields["rounds_planned"].widget.attrs.update(min=1, max=MAX_ROUNDS)
+        self.fields["name"].validators.append(validate_name)
+        self.fields["place"].validators.append(validate_text)
+        self.fields["description"].validators.append(validate_multiline_text)
 
     def tie_break_fields(self) -> list[forms.BoundField]:
         return [self[f"tie_break_{slot + 1}"] for slot in range(TIE_BREAK_SLOTS)]
@@ -114,6 +120,11 @@ class TournamentForm(RulesFormMixin, forms.ModelForm):
                 )
                 % {"size": size, "example": points_text(DEFAULT_POINTS[size])}
             ) from None
+        if any(n > MAX_PLACE_POINTS for n in numbers):
+            raise forms.ValidationError(
+                gettext("A place gives at most %(max)s tournament points.")
+                % {"max": MAX_PLACE_POINTS}
+            )
         return [int(n) if n == int(n) else n for n in numbers]
 
     def clean_points_4(self):
@@ -199,8 +210,14 @@ class ImportPlayersForm(forms.Form):
         upload = self.cleaned_data["file"]
         if upload.size > 200_000:
             raise forms.ValidationError(gettext("The file is too large (at most 200 kB)."))
+        data = upload.read()
+        if b"\x00" in data:
+            # No text file holds a NUL byte: a spreadsheet, an image or UTF-16 text does.
+            raise forms.ValidationError(
+                gettext("This is not a CSV text file (a spreadsheet?); save it as CSV (UTF-8).")
+            )
         try:
-            return upload.read().decode("utf-8-sig")
+            return data.decode("utf-8-sig")
         except UnicodeDecodeError:
             raise forms.ValidationError(
                 gettext("The file is not UTF-8 text; save it as CSV (UTF-8).")

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from games import services as games
 from games.models import Entry, Match, Player, Seat
 from games.rules import Variant
+from games.validators import name_problem
 from tournaments.models import Entrant, Table, Tournament, TournamentRound
 from tournaments.seating import seat_round
 from tournaments.standings import Standing, TableResult, compute_standings
@@ -106,6 +107,9 @@ def _is_last(tournament: Tournament, round_: TournamentRound) -> bool:
 
 
 def add_director(*, tournament: Tournament, username: str):
+    problem = name_problem(username.strip())
+    if problem:
+        raise TournamentError(problem)
     user = get_user_model().objects.filter(username__iexact=username.strip()).first()
     if user is None:
         raise TournamentError(_("There is no account called “%(name)s”.") % {"name": username})
@@ -131,6 +135,10 @@ def remove_director(*, tournament: Tournament, user) -> None:
 
 def add_entrants(*, tournament: Tournament, names: Sequence[str], by, checked_in=False) -> list:
     """Add players by name (an account's username links it; otherwise a guest of `by`)."""
+    for name in names:
+        problem = name_problem(name)
+        if problem:
+            raise TournamentError(_("%(name)s: %(problem)s") % {"name": name, "problem": problem})
     with transaction.atomic():
         tournament = _lock(tournament)
         joins = _next_round_number(tournament)
@@ -203,28 +211,37 @@ def import_entrants(*, tournament: Tournament, text: str, by) -> list[Entrant]:
     """Add the players of a CSV list: a `name` column (or names alone, one a line), and an
     optional `checked_in` column (yes/no). Every line is checked first; nothing is added when
     one is wrong."""
-    rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
-    rows = [row for row in rows if any(cell.strip() for cell in row)]
-    if not rows:
-        raise TournamentError(_("The file has no players in it."))
-    header = [cell.strip().casefold() for cell in rows[0]]
+    rows = [(line, row) for line, row in _csv_rows(text) if any(cell.strip() for cell in row)]
+    header = [cell.strip().casefold() for cell in rows[0][1]] if rows else []
     name_col, checked_col = 0, None
     if "name" in header:
         name_col = header.index("name")
         checked_col = header.index("checked_in") if "checked_in" in header else None
         rows = rows[1:]
+    if not rows:
+        raise TournamentError(_("The file has no players in it."))
     if len(rows) > MAX_IMPORT_ROWS:
         raise TournamentError(
             _("A list can have at most %(count)s players.") % {"count": MAX_IMPORT_ROWS}
         )
     names, checked, seen = [], [], set()
-    for line, row in enumerate(rows, start=2 if checked_col is not None or "name" in header else 1):
+    for line, row in rows:
         name = row[name_col].strip() if len(row) > name_col else ""
         if not name:
             raise TournamentError(_("Line %(line)s has no name.") % {"line": line})
+        if "\n" in name or "\r" in name:
+            raise TournamentError(
+                _("Line %(line)s: a name runs over several lines; is a quote left open?")
+                % {"line": line}
+            )
         if len(name) > 40:
             raise TournamentError(
                 _("Line %(line)s: a name can have at most 40 characters.") % {"line": line}
+            )
+        problem = name_problem(name)
+        if problem:
+            raise TournamentError(
+                _("Line %(line)s: %(problem)s") % {"line": line, "problem": problem}
             )
         if name.casefold() in seen:
             raise TournamentError(
@@ -250,6 +267,23 @@ def import_entrants(*, tournament: Tournament, text: str, by) -> list[Entrant]:
                 entrant.checked_in = True
         Entrant.objects.bulk_update(entrants, ["checked_in"])
     return entrants
+
+
+def _csv_rows(text: str) -> list[tuple[int, list[str]]]:
+    """The rows of a CSV text with the line each starts on; CR, LF and CRLF lines alike."""
+    # newline="": the csv module itself splits lines, whichever ending they have.
+    reader = csv.reader(io.StringIO(text.lstrip("\ufeff"), newline=""))
+    rows, line = [], 1
+    try:
+        for row in reader:
+            rows.append((line, row))
+            line = reader.line_num + 1
+    except csv.Error:
+        raise TournamentError(
+            _("Line %(line)s cannot be read: is a quote left open, or a cell far too long?")
+            % {"line": line}
+        ) from None
+    return rows
 
 
 # --- rounds --------------------------------------------------------------------------------
@@ -328,7 +362,10 @@ def reseat_round(*, round_: TournamentRound, by) -> TournamentRound:
     """Seat a round again, until its first score is entered; never a round with scores."""
     with transaction.atomic():
         tournament = _lock(round_.tournament)
-        round_ = TournamentRound.objects.get(pk=round_.pk)
+        round_ = TournamentRound.objects.filter(pk=round_.pk).first()
+        if round_ is None:
+            # Another director's "seat again" replaced it while this one waited for the lock.
+            raise TournamentError(_("This round has just been seated again by someone else."))
         _check_unscored(round_)
         if round_ != tournament.rounds.last():
             raise TournamentError(_("Only the latest round can be seated again."))

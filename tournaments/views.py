@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 from functools import wraps
 
 from django.contrib import messages
@@ -10,16 +9,19 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Prefetch, Q
 from django.db.models.functions import Lower
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 
+from games.exports import SafeWriter
 from games.labels import changed_options, rules_summary
 from games.models import Seat
+from games.validators import name_problem, parse_id
 from tournaments import services
 from tournaments.forms import AddPlayersForm, ImportPlayersForm, TournamentForm
 from tournaments.models import (
@@ -56,9 +58,20 @@ def director_action(view):
             return view(request, tournament, *args, **kwargs)
         except TournamentError as error:
             messages.error(request, str(error))
-            return redirect(request.POST.get("next") or tournament)
+            return _back_to(request, tournament)
 
     return wrapper
+
+
+def _back_to(request: HttpRequest, fallback: Tournament) -> HttpResponse:
+    """Redirect to the form's `next` when it is a page of this site, else to `fallback`."""
+    target = request.POST.get("next", "")
+    # Only a path: redirect() would take any other string for a view name (NoReverseMatch).
+    if target.startswith("/") and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return HttpResponseRedirect(target)
+    return redirect(fallback)
 
 
 # --- reading -------------------------------------------------------------------------------
@@ -202,7 +215,7 @@ def table_cards(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _get_tournament(pk)
     response = _csv_response(f"tournament-{tournament.pk}-standings.csv")
-    writer = csv.writer(response)
+    writer = SafeWriter(response)
     names = [_tie_break_label(name) for name in tournament.tie_breaks]
     writer.writerow([_("Rank"), _("Player"), _("Points"), _("Tables"), *names, _("Dropped")])
     for line in services.standing_lines(tournament):
@@ -224,7 +237,7 @@ def results_csv(request: HttpRequest, pk: int) -> HttpResponse:
     """Every table's result: round, table, seat, player, place, total, deals played."""
     tournament = _get_tournament(pk)
     response = _csv_response(f"tournament-{tournament.pk}-tables.csv")
-    writer = csv.writer(response)
+    writer = SafeWriter(response)
     writer.writerow(
         [
             _("Round"),
@@ -320,7 +333,12 @@ def directors(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         username = request.POST.get("username", "").strip()
         if request.POST.get("action") == "remove":
-            user = tournament.directors.filter(username=username).first()
+            # A NUL byte would reach the database (PostgreSQL refuses it): check the text first.
+            user = (
+                None
+                if name_problem(username)
+                else tournament.directors.filter(username=username).first()
+            )
             if user is not None:
                 services.remove_director(tournament=tournament, user=user)
             return redirect("tournaments:directors", pk=pk)
@@ -495,10 +513,9 @@ def reseat_round(request: HttpRequest, tournament: Tournament, number: int):
 @director_action
 def swap(request: HttpRequest, tournament: Tournament, number: int):
     round_ = get_object_or_404(TournamentRound, tournament=tournament, number=number)
-    try:
-        first, second = int(request.POST["first"]), int(request.POST["second"])
-    except (KeyError, ValueError):
-        raise TournamentError(_("Choose two different players of this round.")) from None
+    first, second = parse_id(request.POST.get("first")), parse_id(request.POST.get("second"))
+    if first is None or second is None:
+        raise TournamentError(_("Choose two different players of this round."))
     services.swap_players(round_=round_, first=first, second=second)
     messages.success(request, _("The two players have swapped seats."))
     return redirect("tournaments:round", pk=tournament.pk, number=number)

@@ -1,0 +1,228 @@
+"""Bad input on the score sheet and the accounts: a clear message, nothing changed, never a 500."""
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.urls import reverse
+
+from games.exports import csv_safe
+from games.models import Entry, Match
+from games.validators import validate_multiline_text, validate_name, validate_text
+from tests.conftest import rules_form_data
+
+pytestmark = pytest.mark.django_db
+
+# --- the validators ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("ali\x00ce", "This contains a control character (U+0000); remove it."),
+        ("ali\tce", "This contains a control character (U+0009); remove it."),
+        ("ali\x85ce", "This contains a control character (U+0085); remove it."),
+        ("ali\u200bce", "A name cannot contain an invisible character (U+200B)."),
+        ("\ufeffalice", "A name cannot contain an invisible character (U+FEFF)."),
+        ("ali\u2060ce", "A name cannot contain an invisible character (U+2060)."),
+        ("ali\u202ece", "A name cannot contain a character that changes the text direction"),
+        ("ali\u2067ce", "changes the text direction (U+2067)."),
+        ("ali\u200fce", "changes the text direction (U+200F)."),
+    ],
+)
+def test_a_name_with_a_hidden_character_says_which(value, message):
+    with pytest.raises(ValidationError) as refused:
+        validate_name(value)
+    assert message in refused.value.messages[0]
+
+
+@pytest.mark.parametrize("value", ["Алиса", "José", "Anne-Marie O'Neil", "李", "=1+1", "👩"])
+def test_ordinary_names_are_fine(value):
+    validate_name(value)
+
+
+def test_a_line_of_text_refuses_line_breaks_but_a_description_keeps_them():
+    with pytest.raises(ValidationError, match="U\\+000A"):
+        validate_text("one\ntwo")
+    validate_multiline_text("one\r\n\ttwo")
+    with pytest.raises(ValidationError, match="U\\+001B"):
+        validate_multiline_text("one\n\x1b[31mtwo")
+    # Text that is not a name may hold a zero-width joiner (emoji, some scripts).
+    validate_text("a\u200db")
+
+
+# --- the new match form --------------------------------------------------------------------
+
+
+def new_match_data(**changes):
+    data = rules_form_data() | {"player_1": "alice", "player_2": "Dan", "player_3": "Eve"}
+    return data | changes
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("Dan\u200b", "A name cannot contain an invisible character (U+200B)."),
+        ("\u202eDan", "changes the text direction (U+202E)."),
+        ("D\x01an", "This contains a control character (U+0001); remove it."),
+        ("D\x00an", "This contains a control character (U+0000); remove it."),
+    ],
+)
+def test_a_player_name_with_a_hidden_character_is_refused(client, alice, name, message):
+    client.force_login(alice)
+    response = client.post(reverse("games:new_match"), new_match_data(player_2=name))
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert not Match.objects.exists()
+
+
+# --- the round form ------------------------------------------------------------------------
+
+
+def post_round(client, match, *outcomes):
+    data = {"number": "1", "action": "save"}
+    for position, (kind, value) in enumerate(outcomes):
+        data[f"s{position}-kind"] = kind
+        data[f"s{position}-{'points' if kind == 'points' else 'cards'}"] = value
+    return client.post(reverse("games:round_new", args=[match.pk]), data)
+
+
+def test_cards_with_a_control_character_say_which(client, alice, match):
+    client.force_login(alice)
+    response = post_round(client, match, ("out", "Q♠"), ("hand", "9h\x01"), ("points", "17"))
+    page = response.content.decode()
+    assert "This contains a control character (U+0001); remove it." in page
+    # The one problem, said once: not also "enter the cards left".
+    assert "Enter the cards left" not in page
+    assert not Entry.objects.exists()
+
+
+# --- scorekeepers --------------------------------------------------------------------------
+
+
+def test_a_scorekeeper_username_with_a_nul_byte_says_so(client, alice, match):
+    client.force_login(alice)
+    url = reverse("games:scorekeepers", args=[match.pk])
+    response = client.post(url, {"username": "b\x00b"})
+    assert response.status_code == 200
+    assert "This contains a control character (U+0000); remove it." in response.content.decode()
+    response = client.post(url, {"username": "b\x00b", "action": "remove"})
+    assert response.status_code == 302
+    assert not match.scorekeepers.exists()
+
+
+# --- accounts ------------------------------------------------------------------------------
+
+
+def signup(client, username):
+    return client.post(
+        reverse("account_signup"),
+        {"username": username, "password1": "a-long-pass-101", "password2": "a-long-pass-101"},
+    )
+
+
+@pytest.mark.parametrize(
+    ("username", "message"),
+    [
+        ("zo\u202ee", "A name cannot contain a character that changes the text direction"),
+        ("zo\u200be", "A name cannot contain an invisible character (U+200B)."),
+        ("zo\x01e", "This contains a control character (U+0001); remove it."),
+        # Django's own form field refuses NUL before any validator of ours runs.
+        ("zo\x00e", "Null characters are not allowed."),
+    ],
+)
+def test_a_username_with_a_hidden_character_is_refused_with_its_reason(client, username, message):
+    response = signup(client, username)
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert not get_user_model().objects.exists()
+
+
+def test_a_username_still_follows_djangos_rule(client):
+    response = signup(client, "zoe smith")
+    assert "Enter a valid username." in response.content.decode()
+    assert not get_user_model().objects.exists()
+
+
+def test_logging_in_with_a_nul_byte_in_the_username_says_so(client, alice):
+    response = client.post(reverse("account_login"), {"login": "ali\x00ce", "password": "x"})
+    assert response.status_code == 200
+    assert "Null characters are not allowed." in response.content.decode()
+
+
+# --- numbers out of range ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("points", "message"),
+    [
+        ("1e308", "Enter a whole number."),
+        ("nan", "Enter a whole number."),
+        ("inf", "Enter a whole number."),
+        ("99999999999999999999", "That is far more points than a deck holds."),
+        ("-99999999999999999999", "That is far more points than a deck holds."),
+    ],
+)
+def test_points_out_of_range_are_refused(client, alice, match, points, message):
+    client.force_login(alice)
+    response = post_round(client, match, ("out", "Q♠"), ("hand", "9h"), ("points", points))
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert not Entry.objects.exists()
+
+
+def test_a_version_or_round_id_out_of_range_saves_nothing(client, alice, match):
+    client.force_login(alice)
+    data = {"version": "99999999999999999999", "action": "save"}
+    for position, cards in enumerate(["Q♠", "9h", "10h"]):
+        data |= {f"s{position}-kind": "out" if position == 0 else "hand"}
+        data |= {f"s{position}-cards": cards}
+    response = client.post(reverse("games:round_new", args=[match.pk]), data, follow=True)
+    assert "The sheet changed while you were entering this round" in response.content.decode()
+    assert not Entry.objects.exists()
+    huge = 99999999999999999999
+    response = client.get(reverse("games:round_edit", args=[match.pk, huge]), follow=True)
+    assert "This round has been deleted, so it cannot be changed." in response.content.decode()
+    response = client.post(reverse("games:round_delete", args=[match.pk, huge]), follow=True)
+    assert "This round has already been deleted." in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("99999999999999999999", "Ensure this value is less than or equal to"),
+        ("1e308", "Enter a whole number."),
+        ("nan", "Enter a whole number."),
+    ],
+)
+def test_a_rules_number_out_of_range_is_refused(client, alice, value, message):
+    client.force_login(alice)
+    response = client.post(reverse("games:new_match"), new_match_data(lose_over=value))
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert not Match.objects.exists()
+
+
+# --- CSV cells -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("cell", "written"),
+    [
+        ('=HYPERLINK("http://x","y")', '\'=HYPERLINK("http://x","y")'),
+        ("+1+2", "'+1+2"),
+        ("-2+3", "'-2+3"),
+        ("@SUM(A1:A2)", "'@SUM(A1:A2)"),
+        ("\tx", "'\tx"),
+        ("\rx", "'\rx"),
+        ("Anna", "Anna"),
+        ("", ""),
+        ("-20", "-20"),
+        ("1.5", "1.5"),
+        ("+7", "+7"),
+        (-20, -20),
+        (3, 3),
+        (None, None),
+    ],
+)
+def test_a_csv_cell_that_starts_like_a_formula_is_written_inert(cell, written):
+    assert csv_safe(cell) == written
