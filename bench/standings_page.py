@@ -1,8 +1,9 @@
 """The public tournament page (standings and every round's tables): SQL queries per page.
 
 Tournaments of 8, 20 and 40 players over 1, 2 and 4 closed rounds, built through the
-services as a director would (every table played out with one deal). The count must not
-grow with the players or the rounds.
+services as a director would (every table played out: in one deal at a table of three, in
+two at a table of four, whose cards cannot hold three losing hands at once). The count must
+not grow with the players or the rounds.
 """
 
 from __future__ import annotations
@@ -95,10 +96,11 @@ def _tournament(players: int, rounds: int) -> tuple[int, object]:
         round_ = services.seat_next_round(tournament=tournament, by=user)
         for table in round_.tables.select_related("match"):
             seats = list(table.match.seats.select_related("player").order_by("position"))
-            outcomes = {
-                seat.player.name: {"out": "6C"} if index == 0 else {"points": 110 + index}
-                for index, seat in enumerate(seats)
-            }
-            games.record_round(match=table.match, number=1, outcomes=outcomes, by=user)
+            for number, points in enumerate([110] if len(seats) < 4 else [60, 50], start=1):
+                outcomes = {
+                    seat.player.name: {"out": "7C"} if index == 0 else {"points": points + index}
+                    for index, seat in enumerate(seats)
+                }
+                games.record_round(match=table.match, number=number, outcomes=outcomes, by=user)
         services.close_round(round_=round_, by=user)
     return tournament.pk, user

@@ -27,7 +27,7 @@ def test_a_recorded_round_stores_scores_totals_and_events(alice, match):
         {"alice": {"out": "QS"}, "Dan": {"hand": "AC 9H"}, "Eve": {"points": 17}},
         {
             "alice": {"hand": "KD"},
-            "Dan": {"out": "6C"},
+            "Dan": {"out": "7C"},
             "Eve": {"hand": "AS AH AD AC 10S 10H 10D 10C"},
         },
     )
@@ -86,7 +86,7 @@ def test_deleting_a_round_renumbers_the_later_ones(alice, match):
         alice,
         {"alice": {"out": "QS"}, "Dan": {"hand": "AC"}, "Eve": {"hand": "KH"}},
         {"alice": {"hand": "10H"}, "Dan": {"out": "9C"}, "Eve": {"hand": "JH"}},
-        {"alice": {"hand": "7H"}, "Dan": {"hand": "8C"}, "Eve": {"out": "6H"}},
+        {"alice": {"hand": "7H"}, "Dan": {"hand": "8C"}, "Eve": {"out": "7D"}},
     )
     services.delete_round(match=match, number=1, by=alice)
     assert list(match.rounds.values_list("number", flat=True)) == [1, 2]

@@ -23,16 +23,18 @@ def seated(round_):
 
 
 def play_out(match, by, winner_index=0):
-    """One deal that ends a classic match: everyone but the winner goes over 101."""
+    """Deals that end a classic match: everyone but the winner goes over 101, in one deal
+    at a table of three; at a table of four the cards cannot hold that much, so in two."""
     seats = list(match.seats.select_related("player").order_by("position"))
-    outcomes = {}
-    for index, seat in enumerate(seats):
-        if index == winner_index:
-            outcomes[seat.player.name] = {"out": "6C"}
-        else:
-            outcomes[seat.player.name] = {"points": 102 + index}
-    number = match.rounds.count() + 1
-    games.record_round(match=match, number=number, outcomes=outcomes, by=by)
+    for points in [102] if len(seats) < 4 else [60, 42]:
+        outcomes = {}
+        for index, seat in enumerate(seats):
+            if index == winner_index:
+                outcomes[seat.player.name] = {"out": "7C"}
+            else:
+                outcomes[seat.player.name] = {"points": points + index}
+        number = match.rounds.count() + 1
+        games.record_round(match=match, number=number, outcomes=outcomes, by=by)
 
 
 def test_ten_players_are_seated_at_tables_of_four_three_and_three(alice, tournament):
@@ -85,9 +87,9 @@ def test_standings_follow_a_corrected_table_at_once(alice, tournament):
         match=match,
         number=1,
         outcomes={
-            seats[0].player.name: {"points": 150},
-            seats[1].player.name: {"out": "6C"},
-            seats[2].player.name: {"points": 150},
+            seats[0].player.name: {"points": 140},
+            seats[1].player.name: {"out": "7C"},
+            seats[2].player.name: {"points": 140},
         },
         by=alice,
     )
@@ -249,7 +251,7 @@ def test_a_closed_rounds_table_can_be_corrected_but_not_reopened_by_a_correction
     games.change_round(
         match=match,
         number=1,
-        outcomes={names[0]: {"points": 150}, names[1]: {"out": "6C"}, names[2]: {"points": 150}},
+        outcomes={names[0]: {"points": 140}, names[1]: {"out": "7C"}, names[2]: {"points": 140}},
         by=alice,
     )
     assert services.standings_of(tournament)[0].player == seats[1].player_id
@@ -258,7 +260,7 @@ def test_a_closed_rounds_table_can_be_corrected_but_not_reopened_by_a_correction
         games.change_round(
             match=match,
             number=1,
-            outcomes={names[0]: {"points": 5}, names[1]: {"out": "6C"}, names[2]: {"points": 7}},
+            outcomes={names[0]: {"points": 5}, names[1]: {"out": "7C"}, names[2]: {"points": 7}},
             by=alice,
         )
     match.refresh_from_db()

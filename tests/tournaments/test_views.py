@@ -59,7 +59,7 @@ def deal(match):
     """Form data of one deal of `match`: the first seat goes out, the others hold a card."""
     seats = list(match.seats.order_by("position"))
     data = {"number": str(match.rounds.count() + 1), "action": "save"}
-    cards = iter(["6♣", "7♣", "8♣", "9♣"])
+    cards = iter(["7♣", "6♣", "8♣", "9♣"])
     for index, seat in enumerate(seats):
         data[f"s{seat.position}-kind"] = "out" if index == 0 else "hand"
         data[f"s{seat.position}-cards"] = next(cards)
@@ -96,7 +96,7 @@ def test_the_standings_csv_lists_every_player_with_the_tie_breaks(client, runnin
             match=table.match,
             number=1,
             outcomes={
-                s.player.name: ({"out": "6C"} if i == 0 else {"points": 150})
+                s.player.name: ({"out": "7C"} if i == 0 else {"points": 140})
                 for i, s in enumerate(seats)
             },
             by=alice,
