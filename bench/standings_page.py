@@ -1,8 +1,9 @@
 """The public tournament page (standings and every round's tables): SQL queries per page.
 
 Tournaments of 8, 20 and 40 players over 1, 2 and 4 closed rounds, built through the
-services as a director would (every table played out with one deal). The count must not
-grow with the players or the rounds.
+services as a director would (every table played out: in one deal at a table of three, in
+two at a table of four, whose cards cannot hold three losing hands at once). The count must
+not grow with the players or the rounds.
 """
 
 from __future__ import annotations
@@ -95,12 +96,14 @@ def _tournament(players: int, rounds: int) -> tuple[int, object]:
         round_ = services.seat_next_round(tournament=tournament, by=user)
         for table in round_.tables.select_related("match"):
             seats = list(table.match.seats.select_related("player").order_by("position"))
-            outcomes = {
-                seat.position: {"out": "9C"} if index == 0 else {"points": 110 + index}
-                for index, seat in enumerate(seats)
-            }
-            games.record_round(
-                match=table.match, outcomes=outcomes, version=table.match.version, by=user
-            )
+            for points in [110] if len(seats) < 4 else [60, 50]:
+                outcomes = {
+                    seat.position: {"out": "7C"} if index == 0 else {"points": points + index}
+                    for index, seat in enumerate(seats)
+                }
+                table.match.refresh_from_db()
+                games.record_round(
+                    match=table.match, outcomes=outcomes, version=table.match.version, by=user
+                )
         services.close_round(round_=round_, by=user)
     return tournament.pk, user

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Mapping
+
 from django.utils.translation import get_language, gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.rules import PRESETS, RulesError, Variant, format_card, parse_cards
 from games.rules.cards import Card
+from games.rules.errors import PLAYER_LIST_PARAMS, PLAYER_PARAMS
 
 PRESET_LABELS = {
     "classic": _("Classic"),
@@ -121,15 +124,27 @@ def card_name(card: Card) -> str:
     }
 
 
-def rules_message(error: RulesError) -> str:
-    """A rules error in the user's language, cards in the language's notation."""
+def rules_message(error: RulesError, names: Mapping[Hashable, str] | None = None) -> str:
+    """A rules error in the user's language, cards in the language's notation, players
+    shown as `names[key]` (e.g. seat position -> display name) where given."""
     localized = RulesError(
         error.template,
-        {k: card_notation(v) if isinstance(v, Card) else v for k, v in error.params.items()},
+        {
+            k: v if k in PLAYER_PARAMS or k in PLAYER_LIST_PARAMS else _localized(v)
+            for k, v in error.params.items()
+        },
         player=error.player,
         round=error.round,
     )
-    return localized.render(gettext)
+    return localized.render(gettext, names)
+
+
+def _localized(value: object) -> object:
+    if isinstance(value, Card):
+        return card_notation(value)
+    if isinstance(value, tuple):
+        return tuple(_localized(item) for item in value)
+    return value
 
 
 def preset_label(name: str) -> str:

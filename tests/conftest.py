@@ -93,3 +93,17 @@ def delete(match, user, number: int) -> int:
     """Delete round `number` as the confirmation page would, made on the round as it is now."""
     round_ = round_at(match, number)
     return services.delete_round(match=match, round_id=round_.pk, version=round_.version, by=user)
+
+
+def play_out(match, by, winner_index: int = 0) -> None:
+    """Deals that end a classic match: one seat goes out, the others go over 101 (a table of
+    four in two deals: three hands cannot hold that much at once)."""
+    seats = list(match.seats.order_by("position"))
+    for points in [102] if len(seats) < 4 else [60, 42]:
+        match.refresh_from_db()
+        outcomes = {
+            seat.position: {"out": "7C"} if index == winner_index else {"points": points + index}
+            for index, seat in enumerate(seats)
+        }
+        services.record_round(match=match, outcomes=outcomes, version=match.version, by=by)
+    match.refresh_from_db()

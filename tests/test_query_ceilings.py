@@ -5,8 +5,7 @@ import pytest
 from django.core.cache import cache
 
 from bench.common import classic_rounds
-from games import services as games
-from tests.conftest import make_match, record
+from tests.conftest import make_match, play_out, record
 from tests.tournaments.conftest import enter, make_tournament
 from tournaments import services as tournaments
 
@@ -76,14 +75,7 @@ def tournament_of(director, rounds: int, players: int = 8):
     for _number in range(rounds):
         round_ = tournaments.seat_next_round(tournament=tournament, by=director)
         for table in round_.tables.select_related("match"):
-            seats = table.match.seats.order_by("position")
-            outcomes = {
-                seat.position: {"out": "9C"} if index == 0 else {"points": 110 + index}
-                for index, seat in enumerate(seats)
-            }
-            games.record_round(
-                match=table.match, outcomes=outcomes, version=table.match.version, by=director
-            )
+            play_out(table.match, director)
         tournaments.close_round(round_=round_, by=director)
     return tournament
 

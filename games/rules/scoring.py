@@ -1,7 +1,7 @@
 """Scoring: card penalties, round outcomes, and a whole match's totals, losers and standings."""
 
 import functools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Literal
@@ -15,6 +15,14 @@ OUTCOME_KINDS: tuple[OutcomeKind, ...] = ("out", "hand", "points")
 EVENT_KINDS = ("reset_to_0", "reset_to_50", "lost")
 
 NOT_IN_DECK = gettext_noop("%(card)s is not in a %(deck_size)s-card deck")
+GIVEN_TWICE = gettext_noop("%(card)s is given twice (%(first)s, %(second)s)")
+GIVEN_TWICE_IN_HAND = gettext_noop("%(card)s is given twice in the cards of %(player)s")
+OUT_ON_A_SIX = gettext_noop(
+    "%(player)s cannot go out on %(card)s: at this table whoever plays a 6 must cover it"
+)
+OUT_ON_AN_EIGHT = gettext_noop(
+    "%(player)s cannot go out on %(card)s: at this table whoever plays an 8 must cover it"
+)
 
 _FACE_POINTS = {"J": 2, "Q": 3, "K": 4, "A": 11}
 _QUEEN_PENALTY = 20
@@ -43,30 +51,31 @@ class Outcome:
 
 
 @dataclass(frozen=True, slots=True)
-class RoundResult:
-    """One scored round: outcomes and scores of those who played, everyone's totals after it."""
+class RoundResult[P: Hashable]:
+    """One scored round: outcomes and scores of those who played, everyone's totals after it;
+    players are the keys `score_match` was given (names, seats...)."""
 
-    outcomes: dict[str, Outcome]
-    scores: dict[str, int]
-    totals: dict[str, int]
-    events: list[tuple[str, str]]
+    outcomes: dict[P, Outcome]
+    scores: dict[P, int]
+    totals: dict[P, int]
+    events: list[tuple[P, str]]
 
 
 @dataclass(frozen=True, slots=True)
-class MatchResult:
+class MatchResult[P: Hashable]:
     """A scored match so far; `standings` is best first, tied players share a list."""
 
-    players: tuple[str, ...]
-    rounds: tuple[RoundResult, ...]
-    totals: dict[str, int]
+    players: tuple[P, ...]
+    rounds: tuple[RoundResult[P], ...]
+    totals: dict[P, int]
     finished: bool
-    standings: list[list[str]]
-    lost_in: dict[str, int]
-    active: tuple[str, ...]
+    standings: list[list[P]]
+    lost_in: dict[P, int]
+    active: tuple[P, ...]
     variant: Variant
 
     @property
-    def leads_next(self) -> str | None:
+    def leads_next(self) -> P | None:
         """Who leads the next round under "previous winner", when the sheet can tell."""
         if self.finished or not self.rounds or self.variant.leader != "previous_winner":
             return None
@@ -134,12 +143,55 @@ def out_score(variant: Variant, card: Card) -> int:
     return 0
 
 
+def must_cover(variant: Variant, card: Card) -> bool:
+    """Whether whoever plays `card` must cover it themselves, and so cannot go out on it."""
+    if card.rank == "6":
+        return variant.six in ("cover_self", "cover_self_suit")
+    return card.rank == "8" and variant.eight == "cover_self_skip"
+
+
 @functools.lru_cache(maxsize=64)
 def max_points(variant: Variant) -> int:
     """The most a hand can be worth: the whole deck, or all four Queens if that is more."""
     cards = deck(variant.deck_size)
     queens = tuple(card for card in cards if card.is_queen)
     return max(_hand_penalty(variant, cards), _hand_penalty(variant, queens))
+
+
+@functools.lru_cache(maxsize=64)
+def possible_points(variant: Variant) -> frozenset[int]:
+    """Every penalty a hand of at least one card can count under the variant."""
+    values = _card_values(variant)
+    # Subset sums as bit sets: bit n is set when some cards count n together.
+    mixed = 0  # hands with at least one card that is not a Queen
+    queens = 1  # sets of Queens at their card points, the empty set included
+    queens_only = 1  # the same at the queens-only penalty
+    for card, points in values.items():
+        if card.is_queen:
+            queens |= queens << points
+            mixed |= mixed << points
+            penalty = _queen_value(variant, card, _QUEEN_PENALTY, _BIG_QUEEN_PENALTY)
+            queens_only |= queens_only << penalty
+        else:
+            mixed |= (mixed | queens) << points
+    # A Queen counts 3, so bit 0 of the Queens' sets is only the empty set: no hand.
+    possible = mixed | ((queens_only if variant.queens_only_penalty else queens) & ~1)
+    return frozenset(n for n in range(possible.bit_length()) if possible >> n & 1)
+
+
+@functools.lru_cache(maxsize=1024)
+def _most_held(variant: Variant, on_pile: Card, holders: int) -> int:
+    """The most `holders` hands can count together when `on_pile` is the top of the pile."""
+    values = _card_values(variant)
+    plain = sum(points for card, points in values.items() if card != on_pile)
+    queens = tuple(card for card in values if card.is_queen and card != on_pile)
+    if not variant.queens_only_penalty or not queens:
+        return plain
+    queens_only = _penalty(variant, values, queens)
+    if holders == 1:
+        return max(plain, queens_only)
+    # One holder keeps every Queen at 20 (40) each, the others share the rest of the deck.
+    return plain - sum(values[card] for card in queens) + queens_only
 
 
 def _as_cards(value: Any) -> tuple[Card, ...]:
@@ -155,7 +207,7 @@ def _as_cards(value: Any) -> tuple[Card, ...]:
     )
 
 
-def _bad_outcome(player: str) -> RulesError:
+def _bad_outcome(player: Hashable) -> RulesError:
     return RulesError(
         gettext_noop(
             "Give %(player)s exactly one outcome: went out (with a card), cards left, or points"
@@ -165,7 +217,7 @@ def _bad_outcome(player: str) -> RulesError:
     )
 
 
-def _normalize_outcome(variant: Variant, player: str, raw: Any) -> Outcome:
+def _normalize_outcome(variant: Variant, player: Hashable, raw: Any) -> Outcome:
     """Check one player's outcome as entered and return it with Card objects."""
     if isinstance(raw, Outcome):
         raw = {raw.kind: raw.value}
@@ -173,14 +225,7 @@ def _normalize_outcome(variant: Variant, player: str, raw: Any) -> Outcome:
         raise _bad_outcome(player)
     ((kind, value),) = raw.items()
     if kind == "out":
-        cards = _as_cards(value)
-        if len(cards) != 1:
-            raise RulesError(
-                gettext_noop("%(player)s goes out with exactly one card, not %(count)s"),
-                {"player": player, "count": len(cards)},
-                player=player,
-            )
-        return Outcome("out", cards[0])
+        return Outcome("out", _out_card(variant, player, value))
     if kind == "hand":
         cards = _as_cards(value)
         if not cards:
@@ -194,40 +239,75 @@ def _normalize_outcome(variant: Variant, player: str, raw: Any) -> Outcome:
             )
         return Outcome("hand", cards)
     if kind == "points":
-        # bool is an int in Python, but True points is a mistake in the form.
-        if type(value) is not int:
-            raise RulesError(
-                gettext_noop("Points for %(player)s must be a whole number, not %(value)s"),
-                {"player": player, "value": repr(value)},
-                player=player,
-            )
-        if value < 0:
-            raise RulesError(
-                gettext_noop(
-                    "Points for %(player)s cannot be negative (%(points)s): going out "
-                    'with a Queen is entered as "went out" with that Queen'
-                ),
-                {"player": player, "points": value},
-                player=player,
-            )
-        if value > max_points(variant):
-            raise RulesError(
-                gettext_noop(
-                    "Points for %(player)s (%(points)s) are more than the whole deck "
-                    "is worth (%(max)s)"
-                ),
-                {"player": player, "points": value, "max": max_points(variant)},
-                player=player,
-            )
-        return Outcome("points", value)
+        return Outcome("points", _points(variant, player, value))
     raise _bad_outcome(player)
 
 
-def _check_round_cards(
-    variant: Variant, values: Mapping[Card, int], outcomes: dict[str, Outcome]
+def _out_card(variant: Variant, player: Hashable, value: Any) -> Card:
+    cards = _as_cards(value)
+    if len(cards) != 1:
+        raise RulesError(
+            gettext_noop("%(player)s goes out with exactly one card, not %(count)s"),
+            {"player": player, "count": len(cards)},
+            player=player,
+        )
+    card = cards[0]
+    if must_cover(variant, card):
+        raise RulesError(
+            OUT_ON_A_SIX if card.rank == "6" else OUT_ON_AN_EIGHT,
+            {"player": player, "card": card},
+            player=player,
+        )
+    return card
+
+
+def _points(variant: Variant, player: Hashable, value: Any) -> int:
+    # bool is an int in Python, but True points is a mistake in the form.
+    if type(value) is not int:
+        raise RulesError(
+            gettext_noop("Points for %(player)s must be a whole number, not %(value)s"),
+            {"player": player, "value": repr(value)},
+            player=player,
+        )
+    if value < 0:
+        raise RulesError(
+            gettext_noop(
+                "Points for %(player)s cannot be negative (%(points)s): going out "
+                'with a Queen is entered as "went out" with that Queen'
+            ),
+            {"player": player, "points": value},
+            player=player,
+        )
+    if value > max_points(variant):
+        raise RulesError(
+            gettext_noop(
+                "Points for %(player)s (%(points)s) are more than the whole deck is worth (%(max)s)"
+            ),
+            {"player": player, "points": value, "max": max_points(variant)},
+            player=player,
+        )
+    if value not in possible_points(variant):
+        raise RulesError(
+            gettext_noop(
+                "Points for %(player)s (%(points)s): no hand of a %(deck_size)s-card deck "
+                "counts exactly that under these rules"
+            ),
+            {"player": player, "points": value, "deck_size": variant.deck_size},
+            player=player,
+        )
+    return value
+
+
+def _check_round_cards[P: Hashable](
+    variant: Variant, values: Mapping[Card, int], outcomes: dict[P, Outcome]
 ) -> None:
-    """Every card is in the deck and given once across the whole round."""
-    holder: dict[Card, str] = {}
+    """Every card is in the deck, in one hand at most and once in it. Under "last holder"
+    a card played out can come back through the restock, so out cards may repeat and be
+    held, but the last one played stays on the pile; otherwise an out card is on the pile
+    and nowhere else."""
+    comes_back = variant.round_end == "last_holder"
+    placed: dict[Card, P] = {}  # who gave each card first, in seat order
+    held_back: dict[Card, P] = {}  # out cards that came back to a holder's hand
     for player, outcome in outcomes.items():
         match outcome.value:
             case Card() as card:
@@ -243,23 +323,66 @@ def _check_round_cards(
                     {"card": card, "deck_size": variant.deck_size},
                     player=player,
                 )
-            first = holder.get(card)
-            if first == player:
-                raise RulesError(
-                    gettext_noop("%(card)s is given twice in the cards of %(player)s"),
-                    {"card": card, "player": player},
-                    player=player,
-                )
-            if first is not None:
-                raise RulesError(
-                    gettext_noop("%(card)s is given twice (%(first)s, %(second)s)"),
-                    {"card": card, "first": first, "second": player},
-                    player=player,
-                )
-            holder[card] = player
+            # setdefault looks the card up once; a card seen before is the rare case.
+            count = len(placed)
+            first = placed.setdefault(card, player)
+            if len(placed) == count:
+                _check_seen_again(comes_back, outcomes, held_back, card, first, player)
+    if comes_back:
+        _check_one_out_card_on_pile(outcomes, held_back)
 
 
-def _check_round_end(variant: Variant, outcomes: dict[str, Outcome]) -> None:
+def _check_seen_again[P: Hashable](
+    comes_back: bool,
+    outcomes: dict[P, Outcome],
+    held_back: dict[Card, P],
+    card: Card,
+    first: P,
+    player: P,
+) -> None:
+    """A card given again is a mistake unless it came back after someone went out with it."""
+    if first == player or held_back.get(card) == player:
+        raise RulesError(GIVEN_TWICE_IN_HAND, {"card": card, "player": player}, player=player)
+    if comes_back:
+        went_out = outcomes[player].kind == "out"
+        first_went_out = outcomes[first].kind == "out"
+        if went_out and first_went_out:
+            return  # played out, restocked, played out again
+        if went_out or first_went_out:
+            # Back in one hand at most.
+            holder = first if went_out else player
+            first = held_back.setdefault(card, holder)
+            if first == holder:
+                return
+    raise RulesError(GIVEN_TWICE, {"card": card, "first": first, "second": player}, player=player)
+
+
+def _check_one_out_card_on_pile[P: Hashable](
+    outcomes: dict[P, Outcome], held_back: dict[Card, P]
+) -> None:
+    """The last card played stays on the pile, so some out card is in no hand."""
+    went_out = [(player, o.value) for player, o in outcomes.items() if o.kind == "out"]
+    if not went_out or any(card not in held_back for _, card in went_out):
+        return
+    out_player, card = went_out[0]
+    holder = held_back[card]  # type: ignore[index]
+    if len(went_out) == 1:
+        seats = list(outcomes)
+        first, second = sorted((out_player, holder), key=seats.index)
+        raise RulesError(
+            GIVEN_TWICE, {"card": card, "first": first, "second": second}, player=second
+        )
+    raise RulesError(
+        gettext_noop(
+            "The last card played stays on the pile, so %(player)s cannot be holding every "
+            "card the others went out with (%(cards)s)"
+        ),
+        {"player": holder, "cards": tuple(dict.fromkeys(card for _, card in went_out))},
+        player=holder,
+    )
+
+
+def _check_round_end[P: Hashable](variant: Variant, outcomes: dict[P, Outcome]) -> None:
     """The round ended the way the variant says rounds end."""
     went_out = [player for player, outcome in outcomes.items() if outcome.kind == "out"]
     # "points" counted at the table means the player still held cards.
@@ -273,7 +396,7 @@ def _check_round_end(variant: Variant, outcomes: dict[str, Outcome]) -> None:
             gettext_noop(
                 "With 'first out', exactly one player goes out; here %(count)s did (%(players)s)"
             ),
-            {"count": len(went_out), "players": ", ".join(went_out)},
+            {"count": len(went_out), "players": tuple(went_out)},
         )
     if variant.round_end == "last_holder" and len(holding) != 1:
         if not holding:
@@ -288,63 +411,111 @@ def _check_round_end(variant: Variant, outcomes: dict[str, Outcome]) -> None:
                 "With 'last holder', exactly one player still holds cards at the end; "
                 "here %(count)s do (%(players)s)"
             ),
-            {"count": len(holding), "players": ", ".join(holding)},
+            {"count": len(holding), "players": tuple(holding)},
         )
 
 
-def _check_seating(players: Sequence[str]) -> tuple[str, ...]:
+def _check_holders_total[P: Hashable](
+    variant: Variant, outcomes: dict[P, Outcome], scores: dict[P, int], round: int
+) -> None:
+    """Those still holding cards hold no more than the cards off the pile can count."""
+    holders = [player for player, outcome in outcomes.items() if outcome.kind != "out"]
+    points = sum(scores[player] for player in holders)
+    # One card a player went out with is on top of the pile; under "last holder" we do not
+    # know which, so the holders may have every other one.
+    on_pile = {outcome.value for outcome in outcomes.values() if outcome.kind == "out"}
+    most = max(_most_held(variant, card, len(holders)) for card in on_pile)  # type: ignore[arg-type]
+    if points <= most:
+        return
+    if len(holders) == 1:
+        raise RulesError(
+            gettext_noop(
+                "%(player)s cannot hold %(points)s points: the cards not on the pile are "
+                "worth at most %(max)s"
+            ),
+            {"player": holders[0], "points": points, "max": most},
+            player=holders[0],
+            round=round,
+        )
+    raise RulesError(
+        gettext_noop(
+            "%(players)s cannot hold %(points)s points between them: the cards not on the "
+            "pile are worth at most %(max)s"
+        ),
+        {"players": tuple(holders), "points": points, "max": most},
+        round=round,
+    )
+
+
+def _check_seating[P: Hashable](players: Iterable[P]) -> tuple[P, ...]:
     if isinstance(players, str) or not isinstance(players, Iterable):
         raise RulesError(
             gettext_noop("Players are a list of names, not %(value)s"),
             {"value": repr(players)},
         )
     seated = tuple(players)
-    for name in seated:
-        if not isinstance(name, str) or not name.strip():
+    for key in seated:
+        if isinstance(key, str):
+            if not key.strip():
+                raise RulesError(
+                    gettext_noop("A player's name must be non-empty text, not %(value)s"),
+                    {"value": repr(key)},
+                )
+        # True == 1, so a bool would stand for seat 1.
+        elif key is None or isinstance(key, bool) or not _hashable(key):
             raise RulesError(
-                gettext_noop("A player's name must be non-empty text, not %(value)s"),
-                {"value": repr(name)},
+                gettext_noop("A player is given by a name or a seat number, not %(value)s"),
+                {"value": repr(key)},
             )
-    seen: set[str] = set()
-    for name in seated:
-        if name in seen:
+    seen: set[P] = set()
+    for key in seated:
+        if key in seen:
             raise RulesError(
                 gettext_noop("%(player)s is seated twice"),
-                {"player": name},
-                player=name,
+                {"player": key},
+                player=key,
             )
-        seen.add(name)
+        seen.add(key)
     return seated
 
 
-def _read_round(
+def _hashable(key: object) -> bool:
+    # A tuple is Hashable as a type even when it holds a list, so try it.
+    try:
+        hash(key)
+    except TypeError:
+        return False
+    return True
+
+
+def _read_round[P: Hashable](
     variant: Variant,
-    seated: tuple[str, ...],
-    active: list[str],
-    lost_in: dict[str, int],
+    seats: frozenset[P],
+    active: list[P],
+    lost_in: dict[P, int],
     values: Mapping[Card, int],
     raw_round: Any,
-) -> dict[str, Outcome]:
+) -> dict[P, Outcome]:
     """Outcomes of one round in seat order, or RulesError (without the round number)."""
     if not isinstance(raw_round, Mapping):
         raise RulesError(
             gettext_noop("A round maps each player to an outcome, not %(value)s"),
             {"value": type(raw_round).__name__},
         )
-    for name in raw_round:
-        if name not in seated:
+    for key in raw_round:
+        if key not in seats or type(key) is bool:
             raise RulesError(
                 gettext_noop("%(player)s is not playing in this match"),
-                {"player": str(name)},
-                player=str(name),
+                {"player": key},
+                player=key,
             )
-        if name in lost_in:
+        if key in lost_in:
             raise RulesError(
                 gettext_noop("%(player)s lost in round %(lost)s and no longer plays"),
-                {"player": name, "lost": lost_in[name] + 1},
-                player=name,
+                {"player": key, "lost": lost_in[key] + 1},
+                player=key,
             )
-    outcomes: dict[str, Outcome] = {}
+    outcomes: dict[P, Outcome] = {}
     for player in active:
         if player not in raw_round:
             raise RulesError(
@@ -373,18 +544,18 @@ def _score(variant: Variant, values: Mapping[Card, int], outcome: Outcome) -> in
             return outcome.value  # type: ignore[return-value]
 
 
-def rank_players(
-    players: Sequence[str], totals: Mapping[str, int], lost_in: Mapping[str, int]
-) -> list[list[str]]:
+def rank_players[P: Hashable](
+    players: Sequence[P], totals: Mapping[P, int], lost_in: Mapping[P, int]
+) -> list[list[P]]:
     """Best first: players still in by lowest total, then losers by later loss, then
     lower total; equal places share a list, in seat order."""
 
-    def key(player: str) -> tuple[int, int, int]:
+    def key(player: P) -> tuple[int, int, int]:
         if player not in lost_in:
             return (0, 0, totals[player])
         return (1, -lost_in[player], totals[player])
 
-    standings: list[list[str]] = []
+    standings: list[list[P]] = []
     previous = None
     # sorted() is stable, so tied players stay in seat order.
     for player in sorted(players, key=key):
@@ -396,17 +567,21 @@ def rank_players(
     return standings
 
 
-def score_match(
-    variant: Variant, players: Sequence[str], rounds: Iterable[Mapping[str, Any]]
-) -> MatchResult:
-    """Score a match round by round; the first rule a round breaks raises RulesError."""
+def score_match[P: Hashable](
+    variant: Variant, players: Sequence[P], rounds: Iterable[Mapping[P, Any]]
+) -> MatchResult[P]:
+    """Score a match round by round; the first rule a round breaks raises RulesError.
+
+    Players are any hashable keys (names, seat numbers...), used as given in the result
+    and in `RulesError.player`; `RulesError.render(names=...)` shows them to people."""
     seated = _check_seating(players)
     check_players(variant, len(seated))
+    seats = frozenset(seated)
     values = _card_values(variant)
-    totals = {player: 0 for player in seated}
+    totals = dict.fromkeys(seated, 0)
     active = list(seated)
-    lost_in: dict[str, int] = {}
-    results: list[RoundResult] = []
+    lost_in: dict[P, int] = {}
+    results: list[RoundResult[P]] = []
     finished = False
 
     for index, raw_round in enumerate(rounds):
@@ -417,15 +592,17 @@ def score_match(
                 round=index,
             )
         try:
-            outcomes = _read_round(variant, seated, active, lost_in, values, raw_round)
+            outcomes = _read_round(variant, seats, active, lost_in, values, raw_round)
         except RulesError as error:
             error.round = index
             raise
 
-        scores: dict[str, int] = {}
-        events: list[tuple[str, str]] = []
+        scores: dict[P, int] = {}
+        events: list[tuple[P, str]] = []
+        counted = False
         for player, outcome in outcomes.items():
             scores[player] = score = _score(variant, values, outcome)
+            counted = counted or outcome.kind == "points"
             total = totals[player] + score
             if total == 101 and variant.reset_at_101:
                 total = 0
@@ -438,6 +615,9 @@ def score_match(
                 events.append((player, "lost"))
             totals[player] = total
 
+        # Only points counted at the table can add up to more than the cards hold.
+        if counted:
+            _check_holders_total(variant, outcomes, scores, index)
         active = [player for player in active if player not in lost_in]
         if variant.game_end == "first_loser":
             finished = any(kind == "lost" for _, kind in events)

@@ -11,17 +11,17 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PLAYERS = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor", "Zoya", "Ilya", "Kira", "Lev"]
 
-# Each table ends in one deal: the first seat goes out with 7♣ (0), the others count
-# 150, 160, 170 points, so all of them pass 101 and lose (classic: the last survivor wins)
-# and are placed by their totals.
-LOSERS_POINTS = [150, 160, 170]
+# A table's match ends after one deal (the director's choice), ranked by totals: the first
+# seat goes out with 7♣ (0), the others count 50, 60, 70 points. (Three hands of one deal
+# cannot all pass 101: the rules refuse points the cards cannot hold.)
+LOSERS_POINTS = [50, 60, 70]
 # Default tournament points by place: 3/2/1/0 at a table of 4, 3/1.5/0 at a table of 3.
 POINTS = {4: [3, 2, 1, 0], 3: [3, 1.5, 0]}
 # The rank each (table size, seat) must get. Tie-breaks: total penalty points (fewer is
 # better), deals won, opponents' tournament points. The table-of-4 winner has the most
 # opponents' points (2 + 1 + 0 = 3 against 1.5 + 0); the two table-of-3 winners are equal in
-# everything and share rank 2. At 0 points, a table of 3's last (160) beats the table of
-# 4's last (170).
+# everything and share rank 2. At 0 points, a table of 3's last (60) beats the table of
+# 4's last (70).
 RANKS = {(4, 0): 1, (3, 0): 2, (4, 1): 4, (3, 1): 5, (4, 2): 7, (3, 2): 8, (4, 3): 10}
 
 
@@ -44,7 +44,7 @@ def player_entry(page: Page, name: str) -> Locator:
 
 
 def finish_table(page: Page, names: list[str]) -> None:
-    """On a table's score sheet, enter the one deal that ends the match."""
+    """On a table's score sheet, enter the one deal of the match."""
     expect(page.get_by_role("heading", level=1)).to_have_text(" · ".join(names))
     expect(page.locator("#round-form h2")).to_have_text("Round 1")
     losers = list(zip(names[1:], LOSERS_POINTS[: len(names) - 1], strict=True))
@@ -63,7 +63,7 @@ def finish_table(page: Page, names: list[str]) -> None:
     # Save only once the live preview has caught up (as the score sheet's own test does).
     preview = page.locator("#preview")
     expect(preview.locator("tbody td:nth-child(3)")).to_have_text(
-        ["0", *(f"{points} lost" for _name, points in losers)]
+        ["0", *(str(points) for _name, points in losers)]
     )
     page.get_by_role("button", name="Save round").click()
     expect(page.locator("#match-body .messages")).to_have_text("Round 1 saved.")
@@ -92,8 +92,8 @@ def test_a_director_runs_two_rounds_of_a_ten_player_tournament(
         "title", "Signed in as alice"
     )
 
-    # A new tournament: 2 rounds; tables of 4, played out, default points and tie-breaks,
-    # classic rules are the defaults and are only checked.
+    # A new tournament: 2 rounds; tables of 4, one deal a match, default points and
+    # tie-breaks, classic rules are the defaults and are only checked.
     page.get_by_role("navigation").get_by_role("link", name="Tournaments").click()
     page.get_by_role("link", name="New tournament").click()
     expect(page).to_have_url(re.compile(r"/tournaments/new/$"))
@@ -102,6 +102,8 @@ def test_a_director_runs_two_rounds_of_a_ten_player_tournament(
     page.get_by_label("Rounds", exact=True).fill("2")
     expect(page.get_by_role("radio", name="4 players")).to_be_checked()
     expect(page.get_by_role("radio", name="played out under the rules")).to_be_checked()
+    page.get_by_role("radio", name="after a fixed number of deals, ranked by totals").check()
+    page.get_by_label("Deals per match").fill("1")
     expect(page.get_by_label("Points by place at a table of 4")).to_have_value("3, 2, 1, 0")
     expect(page.get_by_label("Points by place at a table of 3")).to_have_value("3, 1.5, 0")
     expect(page.get_by_label("Tie-break 1")).to_have_value("penalty_total")

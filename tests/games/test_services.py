@@ -21,7 +21,7 @@ def test_a_recorded_round_stores_scores_totals_and_events(alice, match):
         {"alice": {"out": "QS"}, "Dan": {"hand": "AC 9H"}, "Eve": {"points": 17}},
         {
             "alice": {"hand": "KD"},
-            "Dan": {"out": "6C"},
+            "Dan": {"out": "7C"},
             "Eve": {"hand": "AS AH AD AC 10S 10H 10D 10C"},
         },
     )

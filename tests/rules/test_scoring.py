@@ -10,9 +10,12 @@ from games.rules import (
     MatchResult,
     Outcome,
     card_points,
+    max_points,
+    must_cover,
     out_score,
     parse_card,
     parse_cards,
+    possible_points,
     rank_players,
     score_hand,
     score_match,
@@ -28,7 +31,7 @@ ANN, BOB, CAT, DAN = "Ann", "Bob", "Cat", "Dan"
 
 def points_round(scores: dict[str, int], out: str = ANN) -> dict[str, dict[str, Any]]:
     """A first_out round: `out` goes out with a plain card, the others are counted."""
-    return {out: {"out": "6♦"}} | {p: {"points": n} for p, n in scores.items() if p != out}
+    return {out: {"out": "9♦"}} | {p: {"points": n} for p, n in scores.items() if p != out}
 
 
 def play(variant: Any, players: list[str], *rounds: dict[str, int]) -> MatchResult:
@@ -223,8 +226,8 @@ def test_exactly_101_resets_to_zero() -> None:
     result = play(
         PLAIN.replace(reset_at_101=True),
         [ANN, BOB],
-        {ANN: 0, BOB: 100},
-        {ANN: 0, BOB: 1},
+        {ANN: 0, BOB: 90},
+        {ANN: 0, BOB: 11},
     )
     assert result.totals[BOB] == 0
     assert result.rounds[1].events == [(BOB, "reset_to_0")]
@@ -235,14 +238,14 @@ def test_exactly_101_stays_101_when_the_reset_is_off() -> None:
     result = play(PLAIN, [ANN, BOB], {ANN: 0, BOB: 101})
     assert result.totals[BOB] == 101
     assert result.rounds[0].events == []
-    result = play(PLAIN, [ANN, BOB], {ANN: 0, BOB: 101}, {ANN: 0, BOB: 1})
+    result = play(PLAIN, [ANN, BOB], {ANN: 0, BOB: 101}, {ANN: 0, BOB: 2})
     assert result.rounds[1].events == [(BOB, "lost")]
     assert result.finished
 
 
 def test_exactly_100_becomes_50_in_classic() -> None:
-    result = play(CLASSIC, [ANN, BOB, CAT], {ANN: 0, BOB: 60, CAT: 1}, {ANN: 0, BOB: 40, CAT: 1})
-    assert result.totals == {ANN: 0, BOB: 50, CAT: 2}
+    result = play(CLASSIC, [ANN, BOB, CAT], {ANN: 0, BOB: 60, CAT: 2}, {ANN: 0, BOB: 40, CAT: 2})
+    assert result.totals == {ANN: 0, BOB: 50, CAT: 4}
     assert result.rounds[1].events == [(BOB, "reset_to_50")]
 
 
@@ -306,7 +309,7 @@ def test_aaow_round_has_exactly_one_holder_with_three_players() -> None:
 
 
 def test_aaow_with_two_players_the_one_out_leads_next() -> None:
-    result = score_match(AAOW, [ANN, BOB], [{ANN: {"hand": "7♥"}, BOB: {"out": "8♥"}}])
+    result = score_match(AAOW, [ANN, BOB], [{ANN: {"hand": "7♥"}, BOB: {"out": "9♥"}}])
     assert result.leads_next == BOB
 
 
@@ -450,3 +453,78 @@ def test_the_player_who_went_out_leads_the_next_round() -> None:
 def test_clockwise_leading_is_left_to_the_table() -> None:
     result = play(CLASSIC.replace(leader="clockwise"), [ANN, BOB], {ANN: 10, BOB: 0})
     assert result.leads_next is None
+
+
+# --- cards that come back through the restock ------------------------------------------
+
+
+def test_under_last_holder_two_players_may_go_out_with_the_same_card() -> None:
+    sheet = [{ANN: {"out": "Q♠"}, BOB: {"out": "Q♠"}, CAT: {"hand": "A♣ 9♥"}}]
+    result = score_match(AAOW, [ANN, BOB, CAT], sheet)
+    assert result.rounds[0].scores == {ANN: -40, BOB: -40, CAT: 11}
+
+
+def test_under_last_holder_the_holder_may_hold_a_card_someone_went_out_with() -> None:
+    sheet = [{ANN: {"out": "7♥"}, BOB: {"out": "Q♠"}, CAT: {"hand": "7♥ A♣"}, DAN: {"out": "K♦"}}]
+    result = score_match(AAOW, [ANN, BOB, CAT, DAN], sheet)
+    assert result.rounds[0].scores == {ANN: 0, BOB: -40, CAT: 18, DAN: 0}
+    sheet = [{ANN: {"out": "7♥"}, BOB: {"out": "7♥"}, CAT: {"hand": "Q♠ K♦"}, DAN: {"out": "Q♠"}}]
+    result = score_match(AAOW, [ANN, BOB, CAT, DAN], sheet)
+    assert result.rounds[0].scores == {ANN: 0, BOB: 0, CAT: 7, DAN: -40}
+
+
+# --- cards a player must cover ------------------------------------------------------------
+
+
+def test_going_out_on_a_six_or_an_eight_is_fine_where_nobody_covers_it() -> None:
+    sheet = [{ANN: {"out": "6♥"}, BOB: {"out": "8♥"}, CAT: {"hand": "A♣"}}]
+    assert score_match(AAOW.replace(eight="plain"), [ANN, BOB, CAT], sheet).totals[CAT] == 11
+    sheet = [{ANN: {"out": "8♥"}, BOB: {"hand": "A♣"}}]
+    assert score_match(CLASSIC, [ANN, BOB], sheet).totals[BOB] == 11
+    assert score_match(CLASSIC.replace(six="draw_2_skip"), [ANN, BOB], sheet).totals[BOB] == 11
+
+
+@pytest.mark.parametrize(
+    ("variant", "card", "covers"),
+    [
+        (AAOW, "6♠", False),
+        (AAOW, "8♠", True),
+        (CLASSIC, "6♠", True),
+        (CLASSIC, "8♠", False),
+        (CONVENTIONS, "6♦", True),
+        (CONVENTIONS, "8♦", False),
+        (CLASSIC.replace(six="plain"), "6♠", False),
+        (AAOW, "Q♠", False),
+    ],
+)
+def test_must_cover_follows_the_six_and_eight_options(
+    variant: Any, card: str, covers: bool
+) -> None:
+    assert must_cover(variant, parse_card(card)) is covers
+
+
+# --- which points a hand can count --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("variant", "impossible"),
+    [
+        (AAOW, [1, 203]),
+        (CLASSIC, [1, 203]),
+        (CONVENTIONS, [0, 1, 3, 239]),
+        (CONVENTIONS.replace(deck_size=52), [0, 1, 295]),
+        (AAOW.replace(deck_size=52), [1, 259]),
+    ],
+)
+def test_possible_points_are_every_count_but_a_few(variant: Any, impossible: list[int]) -> None:
+    possible = possible_points(variant)
+    assert [n for n in range(max_points(variant) + 1) if n not in possible] == impossible
+    assert max(possible) == max_points(variant)
+
+
+def test_a_queen_counts_3_beside_other_cards_but_20_alone_with_queens_only() -> None:
+    assert 3 in possible_points(CLASSIC)  # Q♥ 9♠: 3 + 0
+    assert 3 not in possible_points(CONVENTIONS)  # nines count 9 there
+    assert 5 in possible_points(CONVENTIONS)  # Q♥ J♠: 3 + 2
+    assert {20, 40, 60, 80, 100} <= possible_points(CONVENTIONS)
+    assert 3 in possible_points(CONVENTIONS.replace(queens_only_penalty=False))

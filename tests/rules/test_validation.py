@@ -162,7 +162,7 @@ def test_a_bad_round_says_what_is_wrong_and_whose_it_is(
 
 
 def test_a_whole_deck_of_points_is_allowed_and_depends_on_the_variant() -> None:
-    sheet = [{ANN: {"out": "Q♠"}, BOB: {"points": 204}}]
+    sheet = [{ANN: {"out": "9♠"}, BOB: {"points": 204}}]
     assert score_match(CLASSIC.replace(lose_over=1000), [ANN, BOB], sheet).totals[BOB] == 204
     # Nines count in conventions, so the deck is worth 36 more.
     sheet = [{ANN: {"out": "Q♠"}, BOB: {"points": 241}}]
@@ -227,12 +227,103 @@ def test_a_round_must_be_a_mapping() -> None:
         ([ANN, BOB, CAT, "Dan", "Eve"], "A match needs 2 to 4 players, not 5"),
         ([ANN, BOB, ANN], "Ann is seated twice"),
         ([ANN, ""], "A player's name must be non-empty text, not ''"),
-        ([ANN, 7], "A player's name must be non-empty text, not 7"),
+        ([ANN, " \t"], "A player's name must be non-empty text, not ' \\t'"),
+        ([0, 1, 0], "0 is seated twice"),
+        ([(0, "Max"), (1, "Max"), (0, "Max")], "(0, 'Max') is seated twice"),
+        ([ANN, None], "A player is given by a name or a seat number, not None"),
+        ([0, True], "A player is given by a name or a seat number, not True"),
+        ([ANN, ["Bob"]], "A player is given by a name or a seat number, not ['Bob']"),
+        ([ANN, (1, ["Bob"])], "A player is given by a name or a seat number, not (1, ['Bob'])"),
         ("AnnBob", "Players are a list of names, not 'AnnBob'"),
     ],
 )
-def test_players_must_be_two_to_four_unique_names(players: Any, message: str) -> None:
+def test_players_must_be_two_to_four_unique_keys(players: Any, message: str) -> None:
     assert str(rejected(CLASSIC, players, [])) == message
+
+
+def test_a_player_seated_twice_is_named_by_the_key_itself() -> None:
+    error = rejected(CLASSIC, [0, 1, 0], [])
+    assert error.player == 0
+    assert error.params == {"player": 0}
+    assert error.render(names={0: "Max", 1: "Max"}) == "Max is seated twice"
+
+
+def test_seat_numbers_are_players_and_errors_carry_the_seat() -> None:
+    seats = [0, 1, 2]
+    sheet = [{0: {"out": "Q♠"}, 1: {"hand": "9♥ A♣"}, 2: {"points": 17}}]
+    result = score_match(CLASSIC, seats, sheet)
+    assert result.players == (0, 1, 2)
+    assert result.totals == {0: -40, 1: 11, 2: 17}
+    assert result.standings == [[0], [1], [2]]
+    assert result.leads_next == 0
+    error = rejected(CLASSIC, seats, [{0: {"out": "Q♠"}, 1: {"hand": "Q♠"}, 2: {"points": 17}}])
+    assert (error.player, error.params["first"], error.params["second"]) == (1, 0, 1)
+    assert str(error) == "Round 1: Q♠ is given twice (0, 1)"
+
+
+def test_two_players_with_the_same_name_are_told_apart_by_seat() -> None:
+    names = {0: "Max", 1: "Max", 2: "Cat"}
+    sheet = [{0: {"points": 20}, 1: {"out": "Q♥"}, 2: {"points": 5}}]
+    assert score_match(CLASSIC, [0, 1, 2], sheet).totals == {0: 20, 1: -20, 2: 5}
+    error = rejected(CLASSIC, [0, 1, 2], [{0: {"points": 20}, 1: {"out": "Q♥"}}])
+    assert error.player == 2
+    assert error.render(names=names) == "Round 1: No outcome for Cat"
+
+
+def test_true_is_not_seat_one_in_a_round() -> None:
+    error = rejected(CLASSIC, [0, 1], [{0: {"out": "Q♠"}, True: {"points": 17}}])
+    assert str(error) == "Round 1: True is not playing in this match"
+    assert error.player is True
+    assert error.render(names={0: "Ann", 1: "Bob"}) == "Round 1: True is not playing in this match"
+
+
+def test_an_unknown_key_in_a_round_stays_the_key_in_the_error() -> None:
+    error = rejected(CLASSIC, [0, 1], [{0: {"out": "Q♠"}, 1: {"points": 17}, 7: {"points": 3}}])
+    assert error.player == 7
+    assert error.params == {"player": 7}
+
+
+def test_render_shows_every_player_by_the_name_given_for_their_key() -> None:
+    names = {0: "Anna", 1: "Boris", 2: "Vera"}
+    two_out = {0: {"out": "Q♠"}, 1: {"out": "9♥"}, 2: {"points": 17}}
+    error = rejected(CLASSIC, [0, 1, 2], [two_out])
+    assert error.params["players"] == (0, 1)
+    assert str(error) == "Round 1: With 'first out', exactly one player goes out; here 2 did (0, 1)"
+    assert error.render(names=names) == (
+        "Round 1: With 'first out', exactly one player goes out; here 2 did (Anna, Boris)"
+    )
+    twice = {0: {"out": "Q♠"}, 1: {"hand": "A♣"}, 2: {"hand": "A♣"}}
+    assert rejected(CLASSIC, [0, 1, 2], [twice]).render(names=names) == (
+        "Round 1: A♣ is given twice (Boris, Vera)"
+    )
+
+
+def test_render_falls_back_to_the_key_for_players_missing_from_names() -> None:
+    two_out = {0: {"out": "Q♠"}, 1: {"out": "9♥"}, 2: {"points": 3}}
+    error = rejected(CLASSIC, [0, 1, 2], [two_out])
+    assert error.render(names={0: "Anna"}).endswith("here 2 did (Anna, 1)")
+    assert error.render(names={}).endswith("here 2 did (0, 1)")
+
+
+def test_render_translates_and_names_players_at_once() -> None:
+    error = rejected(CLASSIC, [0, 1], [{0: {"out": "Q♠"}, 1: {"points": -1}}])
+    russian = {
+        "Round %(number)s: %(message)s": "Раунд %(number)s: %(message)s",
+        error.template: "Очки игрока %(player)s не могут быть отрицательными (%(points)s)",
+    }
+    translated = error.render(lambda t: russian.get(t, t), names={0: "Анна", 1: "Борис"})
+    assert translated == "Раунд 1: Очки игрока Борис не могут быть отрицательными (-1)"
+
+
+def test_rules_errors_with_keys_survive_pickling() -> None:
+    seats = [(0, "a"), (1, "b"), (2, "c")]
+    two_out = {seats[0]: {"out": "Q♠"}, seats[1]: {"out": "9♥"}, seats[2]: {"points": 3}}
+    copy = pickle.loads(pickle.dumps(rejected(CLASSIC, seats, [two_out])))
+    assert copy.params["players"] == ((0, "a"), (1, "b"))
+    assert copy.render(names={(0, "a"): "Ann", (1, "b"): "Bob"}).endswith("(Ann, Bob)")
+    error = rejected(CLASSIC, [0, 1], [{0: {"out": "Q♠"}, 1: {"hand": "Q♠"}}])
+    copy = pickle.loads(pickle.dumps(error))
+    assert (copy.player, copy.round, str(copy)) == (1, 0, str(error))
 
 
 def test_outcomes_may_be_outcome_objects_and_are_checked_the_same() -> None:
@@ -282,3 +373,183 @@ def test_every_message_template_is_marked_for_translation() -> None:
                 assert isinstance(node.args[0], ast.Constant | ast.Name)
     assert unmarked == 0
     assert marked > 20
+
+
+# --- rounds that cannot happen --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("variant", "card", "message"),
+    [
+        (CLASSIC, "6♣", "Ann cannot go out on 6♣: at this table whoever plays a 6 must cover it"),
+        (
+            CONVENTIONS,
+            "6h",
+            "Ann cannot go out on 6♥: at this table whoever plays a 6 must cover it",
+        ),
+        (
+            AAOW.replace(round_end="first_out"),
+            "8♦",
+            "Ann cannot go out on 8♦: at this table whoever plays an 8 must cover it",
+        ),
+        (
+            CLASSIC.replace(six="plain", eight="cover_self_skip"),
+            "8S",
+            "Ann cannot go out on 8♠: at this table whoever plays an 8 must cover it",
+        ),
+    ],
+)
+def test_nobody_goes_out_on_a_card_they_must_cover(variant: Any, card: str, message: str) -> None:
+    error = rejected(
+        variant, TABLE, [{ANN: {"out": card}, BOB: {"hand": "9♥"}, CAT: {"points": 17}}]
+    )
+    assert str(error) == f"Round 1: {message}"
+    assert error.player == ANN
+    assert error.params["card"] == parse_card(card)
+
+
+def test_going_out_on_a_six_is_refused_under_last_holder_too() -> None:
+    rounds = [{ANN: {"out": "7♥"}, BOB: {"out": "8♣"}, CAT: {"hand": "A♣"}}]
+    error = rejected(AAOW.replace(six="cover_self"), TABLE, rounds)
+    assert str(error) == (
+        "Round 1: Bob cannot go out on 8♣: at this table whoever plays an 8 must cover it"
+    )
+    assert error.player == BOB
+    rounds = [{ANN: Outcome("out", parse_card("6♠")), BOB: {"out": "7♣"}, CAT: {"hand": "A♣"}}]
+    error = rejected(AAOW.replace(six="cover_self_suit"), TABLE, rounds)
+    assert str(error).startswith("Round 1: Ann cannot go out on 6♠")
+
+
+@pytest.mark.parametrize(
+    ("variant", "points", "message"),
+    [
+        (CLASSIC, 1, "Points for Cat (1): no hand of a 36-card deck counts exactly that"),
+        (CLASSIC, 203, "Points for Cat (203): no hand of a 36-card deck counts exactly that"),
+        (
+            CLASSIC.replace(deck_size=52),
+            1,
+            "Points for Cat (1): no hand of a 52-card deck counts exactly that",
+        ),
+        (CONVENTIONS, 0, "Points for Cat (0): no hand of a 36-card deck counts exactly that"),
+        # A lone Queen counts 20 here, and no other card or cards make 3.
+        (CONVENTIONS, 3, "Points for Cat (3): no hand of a 36-card deck counts exactly that"),
+    ],
+)
+def test_points_that_no_hand_can_count_are_refused(variant: Any, points: int, message: str) -> None:
+    rounds = [{ANN: {"out": "Q♠"}, BOB: {"hand": "9♥"}, CAT: {"points": points}}]
+    error = rejected(variant, TABLE, rounds)
+    assert str(error) == f"Round 1: {message} under these rules"
+    assert error.player == CAT
+
+
+def test_holders_cannot_hold_more_than_the_cards_off_the_pile() -> None:
+    # With A♣ on the pile the other 35 cards are worth 204 - 11 = 193.
+    rounds = [{ANN: {"out": "A♣"}, BOB: {"points": 200}}]
+    error = rejected(CLASSIC, [ANN, BOB], rounds)
+    assert str(error) == (
+        "Round 1: Bob cannot hold 200 points: the cards not on the pile are worth at most 193"
+    )
+    assert error.player == BOB
+
+
+def test_several_holders_together_cannot_hold_more_than_the_deck() -> None:
+    plain = AAOW.replace(round_end="first_out")
+    rounds = [{ANN: {"out": "10♠"}, BOB: {"points": 100}, CAT: {"points": 95}}]
+    error = rejected(plain, TABLE, rounds)
+    assert str(error) == (
+        "Round 1: Bob, Cat cannot hold 195 points between them: the cards not on the pile "
+        "are worth at most 194"
+    )
+    assert error.player is None
+    assert error.params["players"] == (BOB, CAT)
+
+
+def test_with_queens_only_the_holders_may_hold_more_than_the_cards_add_up_to() -> None:
+    # One holder keeps the four Queens (100), another the 31 other cards (204 - 10 - 12).
+    rounds = [{ANN: {"out": "10♠"}, BOB: {"points": 100}, CAT: {"points": 182}}]
+    assert score_match(CLASSIC.replace(lose_over=1000), TABLE, rounds).totals[CAT] == 182
+    rounds = [
+        {ANN: {"out": "10♠"}, BOB: {"points": 100}, CAT: {"hand": "J♥"}, "Dan": {"points": 181}}
+    ]
+    error = rejected(CLASSIC.replace(lose_over=1000), [*TABLE, "Dan"], rounds)
+    assert str(error).endswith(
+        "Bob, Cat, Dan cannot hold 283 points between them: the cards not on the pile "
+        "are worth at most 282"
+    )
+
+
+def test_under_last_holder_any_one_out_card_may_be_the_one_on_the_pile() -> None:
+    # 9♣ counts nothing, so with it on the pile the rest of the deck counts 204.
+    rounds = [{ANN: {"out": "9♣"}, BOB: {"out": "A♦"}, CAT: {"points": 204}}]
+    assert score_match(AAOW.replace(lose_over=1000), TABLE, rounds).totals[CAT] == 204
+    rounds = [{ANN: {"out": "A♣"}, BOB: {"out": "A♦"}, CAT: {"points": 200}}]
+    assert str(rejected(AAOW, TABLE, rounds)) == (
+        "Round 1: Cat cannot hold 200 points: the cards not on the pile are worth at most 193"
+    )
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "outcomes", "message", "player"),
+    [
+        # The last card played stays on the pile.
+        (
+            AAOW,
+            TABLE,
+            {ANN: {"out": "7♥"}, BOB: {"out": "Q♠"}, CAT: {"hand": "Q♠ 7h A♣"}},
+            "The last card played stays on the pile, so Cat cannot be holding every card "
+            "the others went out with (7♥, Q♠)",
+            CAT,
+        ),
+        (
+            AAOW,
+            TABLE,
+            {ANN: {"out": "Q♠"}, BOB: {"out": "Q♠"}, CAT: {"hand": "Q♠"}},
+            "The last card played stays on the pile, so Cat cannot be holding every card "
+            "the others went out with (Q♠)",
+            CAT,
+        ),
+        # With two players nothing comes back before the round ends.
+        (
+            AAOW,
+            [ANN, BOB],
+            {ANN: {"out": "Q♠"}, BOB: {"hand": "7♥ Q♠"}},
+            "Q♠ is given twice (Ann, Bob)",
+            BOB,
+        ),
+        (
+            AAOW,
+            [ANN, BOB],
+            {ANN: {"hand": "7♥ Q♠"}, BOB: {"out": "Q♠"}},
+            "Q♠ is given twice (Ann, Bob)",
+            BOB,
+        ),
+        (
+            AAOW,
+            TABLE,
+            {ANN: {"out": "7♥"}, BOB: {"out": "Q♠"}, CAT: {"hand": "A♣ 9h Тк"}},
+            "A♣ is given twice in the cards of Cat",
+            CAT,
+        ),
+        (
+            AAOW,
+            [*TABLE, "Dan"],
+            {ANN: {"out": "7♥"}, BOB: {"out": "Q♠"}, CAT: {"hand": "A♣"}, "Dan": {"hand": "Тк"}},
+            "A♣ is given twice (Cat, Dan)",
+            "Dan",
+        ),
+        # Under first out the one card played out is on the pile.
+        (
+            CLASSIC,
+            TABLE,
+            {ANN: {"out": "Q♠"}, BOB: {"out": "Q♠"}, CAT: {"points": 17}},
+            "Q♠ is given twice (Ann, Bob)",
+            BOB,
+        ),
+    ],
+)
+def test_cards_that_cannot_come_back_are_refused(
+    variant: Any, players: list[str], outcomes: dict[str, Any], message: str, player: str
+) -> None:
+    error = rejected(variant, players, [outcomes])
+    assert str(error) == f"Round 1: {message}"
+    assert error.player == player

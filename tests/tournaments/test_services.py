@@ -7,7 +7,7 @@ from django.db import connection
 
 from games import services as games
 from games.models import Match
-from tests.conftest import change, record
+from tests.conftest import change, play_out
 from tests.tournaments.conftest import enter, make_tournament
 from tournaments import services
 from tournaments.models import Entrant, TournamentRound
@@ -21,18 +21,6 @@ def seated(round_):
         [seat.player.name for seat in table.match.seats.order_by("position")]
         for table in round_.tables.order_by("number")
     ]
-
-
-def play_out(match, by, winner_index=0):
-    """One deal that ends a classic match: everyone but the winner goes over 101."""
-    seats = list(match.seats.select_related("player").order_by("position"))
-    outcomes = {}
-    for index, seat in enumerate(seats):
-        if index == winner_index:
-            outcomes[seat.player.name] = {"out": "9C"}
-        else:
-            outcomes[seat.player.name] = {"points": 102 + index}
-    record(match, by, outcomes)
 
 
 def test_ten_players_are_seated_at_tables_of_four_three_and_three(alice, tournament):
@@ -86,9 +74,9 @@ def test_standings_follow_a_corrected_table_at_once(alice, tournament):
         alice,
         1,
         {
-            seats[0].player.name: {"points": 150},
-            seats[1].player.name: {"out": "9C"},
-            seats[2].player.name: {"points": 150},
+            seats[0].player.name: {"points": 140},
+            seats[1].player.name: {"out": "7C"},
+            seats[2].player.name: {"points": 140},
         },
     )
     assert services.standings_of(tournament)[0].player == seats[1].player_id
@@ -250,7 +238,7 @@ def test_a_closed_rounds_table_can_be_corrected_but_not_reopened_by_a_correction
         match,
         alice,
         1,
-        {names[0]: {"points": 150}, names[1]: {"out": "9C"}, names[2]: {"points": 150}},
+        {names[0]: {"points": 140}, names[1]: {"out": "7C"}, names[2]: {"points": 140}},
     )
     assert services.standings_of(tournament)[0].player == seats[1].player_id
     # ...one that would make the match unfinished is refused and changes nothing.
@@ -259,7 +247,7 @@ def test_a_closed_rounds_table_can_be_corrected_but_not_reopened_by_a_correction
             match,
             alice,
             1,
-            {names[0]: {"points": 5}, names[1]: {"out": "9C"}, names[2]: {"points": 7}},
+            {names[0]: {"points": 5}, names[1]: {"out": "7C"}, names[2]: {"points": 7}},
         )
     match.refresh_from_db()
     assert match.is_finished

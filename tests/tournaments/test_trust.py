@@ -9,24 +9,13 @@ from django.urls import reverse
 
 from games import services as games
 from games.models import Correction, Match, Player
-from tests.conftest import change, delete, record, round_at
+from tests.conftest import change, delete, play_out, record, round_at
 from tests.tournaments.conftest import enter, make_tournament
 from tournaments import services
 from tournaments.models import Tournament
 from tournaments.services import TournamentError
 
 pytestmark = pytest.mark.django_db
-
-
-def play_out(match, by):
-    """One deal that ends a classic match: the first seat goes out, the others go over 101."""
-    seats = list(match.seats.order_by("position"))
-    match.refresh_from_db()
-    outcomes = {
-        seat.position: {"out": "9C"} if index == 0 else {"points": 102 + index}
-        for index, seat in enumerate(seats)
-    }
-    games.record_round(match=match, outcomes=outcomes, version=match.version, by=by)
 
 
 @pytest.fixture
@@ -81,7 +70,7 @@ def test_a_seated_player_keeps_score_only_while_the_round_is_open(
             carols_match,
             carol,
             1,
-            {"carol": {"points": 150}, "G1": {"out": "9C"}, "G2": {"points": 150}},
+            {"carol": {"points": 140}, "G1": {"out": "9C"}, "G2": {"points": 140}},
         )
     with pytest.raises(games.NotAllowed, match="finished"):
         delete(carols_match, carol, 1)
@@ -95,7 +84,7 @@ def test_a_seated_player_keeps_score_only_while_the_round_is_open(
         carols_match,
         alice,
         1,
-        {"carol": {"points": 150}, "G1": {"out": "9C"}, "G2": {"points": 150}},
+        {"carol": {"points": 140}, "G1": {"out": "9C"}, "G2": {"points": 140}},
     )
     assert Correction.objects.get().by == alice
     services.finish_tournament(tournament=tournament, by=alice)

@@ -96,7 +96,7 @@ def test_the_standings_csv_lists_every_player_with_the_tie_breaks(client, runnin
             table.match,
             alice,
             {
-                s.player.name: ({"out": "9C"} if i == 0 else {"points": 150})
+                s.player.name: ({"out": "9C"} if i == 0 else {"points": 140})
                 for i, s in enumerate(seats)
             },
         )

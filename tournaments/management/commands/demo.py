@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from games import services
 from games.models import Match, Player
-from games.rules import PRESETS, deck
+from games.rules import PRESETS, deck, must_cover
 from tournaments import services as tournaments
 from tournaments.models import Tournament
 from tournaments.standings import DEFAULT_POINTS
@@ -21,14 +21,15 @@ TOURNAMENT_PLAYERS = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor", "Zhenya"
 DEMO_USERNAME = "demo"
 DEMO_PASSWORD = "play-101-demo"
 
-# Rounds of the finished match (classic: first out ends a round, last survivor wins).
+# Rounds of the finished match (classic: first out ends a round, last survivor wins; a 6
+# must be covered, so nobody goes out on one).
 FINISHED_ROUNDS = [
     {"demo": {"out": "QS"}, "Anna": {"hand": "AC 10H"}, "Boris": {"hand": "7D 8D"}},
     {"demo": {"hand": "KH JH"}, "Anna": {"out": "9C"}, "Boris": {"hand": "AS AD AH"}},
-    {"demo": {"hand": "10S"}, "Anna": {"hand": "QH QD"}, "Boris": {"out": "6C"}},
+    {"demo": {"hand": "10S"}, "Anna": {"hand": "QH QD"}, "Boris": {"out": "7C"}},
     {"demo": {"out": "QC"}, "Anna": {"hand": "AC KD 10D"}, "Boris": {"hand": "AS 10C 8H"}},
     {"demo": {"hand": "7S 8S"}, "Anna": {"out": "JD"}, "Boris": {"hand": "AH AC 10S"}},
-    {"demo": {"out": "6H"}, "Anna": {"hand": "KC 10C"}},
+    {"demo": {"out": "7H"}, "Anna": {"hand": "KC 10C"}},
     {"demo": {"hand": "AS AH AD AC 10H"}, "Anna": {"out": "KC"}},
     {"demo": {"out": "QD"}, "Anna": {"hand": "AH AD AC 10D 10S 10C"}},
 ]
@@ -140,13 +141,15 @@ def _record(match, user, outcomes_by_name: dict) -> None:
 def _play(match, user, random: Random, deals: int) -> None:
     """Deals of plausible play: one player goes out, the others keep one to four cards."""
     positions = list(match.seats.order_by("position").values_list("position", flat=True))
+    variant = match.variant
     for _deal in range(deals):
         cards = list(deck(36))
         random.shuffle(cards)
-        # Nobody goes out on a card they must cover (a 6 in classic).
-        cards.sort(key=lambda card: card.rank == "6")
         winner = random.choice(positions)
-        outcomes = {winner: {"out": cards.pop(0).code}}
+        # Nobody goes out on a card they must cover (a 6 in classic).
+        out = next(card for card in reversed(cards) if not must_cover(variant, card))
+        cards.remove(out)
+        outcomes = {winner: {"out": out.code}}
         for position in positions:
             if position != winner:
                 held = [cards.pop().code for _ in range(random.randint(1, 4))]
