@@ -290,15 +290,7 @@ def change_round(
         changed.version += 1
         changed.save(update_fields=["entered_by", "version", "updated_at"])
         _rescore(match, seats, rounds)
-        Correction.objects.create(
-            match=match,
-            round=changed,
-            number=changed.number,
-            action=Correction.Action.CHANGED,
-            by=by,
-            before=_stored(before),
-            after=_stored(outcomes),
-        )
+        _keep_correction(match, changed, Correction.Action.CHANGED, by, before, outcomes)
     return changed
 
 
@@ -314,14 +306,7 @@ def delete_round(*, match: Match, round_id: int, version: int, by) -> int:
         doomed, before = rounds.pop(index)
         seats = _seats(match)
         _check_nobody_returns(match, seats, old, rounds, first_later=index)
-        Correction.objects.create(
-            match=match,
-            round=None,
-            number=doomed.number,
-            action=Correction.Action.DELETED,
-            by=by,
-            before=_stored(before),
-        )
+        _keep_correction(match, doomed, Correction.Action.DELETED, by, before)
         doomed.delete()
         # One by one in ascending order, so no two rounds ever share a number.
         for later, _outcomes in rounds[index:]:
@@ -430,6 +415,22 @@ def _find_round(
     if deleting:
         raise RoundConflict(_("This round has already been deleted."), repeat=True)
     raise RoundConflict(_("This round has been deleted meanwhile, so your change was not saved."))
+
+
+def _keep_correction(
+    match: Match, round_: Round, action: str, by, before: Outcomes, after: Outcomes | None = None
+) -> None:
+    """Keep who changed or deleted an entered round, when, and its outcomes before and after."""
+    Correction.objects.create(
+        match=match,
+        # A deleted round is gone; its number says which it was.
+        round=round_ if action == Correction.Action.CHANGED else None,
+        number=round_.number,
+        action=action,
+        by=by,
+        before=_stored(before),
+        after=None if after is None else _stored(after),
+    )
 
 
 def _same(entered: Outcomes, sent: Outcomes) -> bool:

@@ -1,7 +1,10 @@
 """The cast of the tests: alice creates matches, bob keeps score, carol only watches."""
 
+import threading
+
 import pytest
 from django.core.cache import cache
+from django.db import connection
 
 from games import services
 from games.rules import PRESETS
@@ -107,3 +110,25 @@ def play_out(match, by, winner_index: int = 0) -> None:
         }
         services.record_round(match=match, outcomes=outcomes, version=match.version, by=by)
     match.refresh_from_db()
+
+
+def at_once(*calls):
+    """Run the calls in threads released together; each returns what its call returned or
+    the exception it raised."""
+    barrier, results = threading.Barrier(len(calls)), [None] * len(calls)
+
+    def run(index, call):
+        try:
+            barrier.wait()
+            results[index] = call()
+        except Exception as error:  # the test looks at what each one met
+            results[index] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=item) for item in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    return results

@@ -1,14 +1,11 @@
 """Rounds addressed by id and version, players by seat, and every correction kept."""
 
-import threading
-
 import pytest
-from django.db import connection
 
 from games import services
 from games.models import Correction, Match, Player
 from games.rules import PRESETS
-from tests.conftest import by_seat, change, delete, make_match, record, round_at
+from tests.conftest import at_once, by_seat, change, delete, make_match, record, round_at
 
 pytestmark = pytest.mark.django_db
 
@@ -216,28 +213,6 @@ def test_a_scorekeeper_added_can_change_rounds_and_one_removed_cannot(alice, bob
     assert match.rounds.count() == 1
 
 
-def _at_once(*calls):
-    """Run the calls in threads released together; each returns what its call returned or
-    the exception it raised."""
-    barrier, results = threading.Barrier(len(calls)), [None] * len(calls)
-
-    def run(index, call):
-        try:
-            barrier.wait()
-            results[index] = call()
-        except Exception as error:  # the test looks at what each one met
-            results[index] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=item) for item in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-    return results
-
-
 @pytest.mark.django_db(transaction=True)
 def test_a_double_click_on_delete_deletes_one_round(alice):
     match = make_match(alice, ["alice", "Dan", "Eve"])
@@ -250,7 +225,7 @@ def test_a_double_click_on_delete_deletes_one_round(alice):
             match=match, round_id=doomed.pk, version=doomed.version, by=alice
         )
 
-    results = _at_once(press, press)
+    results = at_once(press, press)
     assert sorted(map(type, results), key=str) == sorted([int, services.RoundConflict], key=str)
     assert match.rounds.count() == 2
     third.refresh_from_db()
@@ -276,7 +251,7 @@ def test_an_edit_and_a_delete_of_one_round_at_once_apply_one_of_them(alice):
     def remove():
         return services.delete_round(match=match, round_id=seen.pk, version=seen.version, by=alice)
 
-    results = _at_once(edit, remove)
+    results = at_once(edit, remove)
     conflicts = [r for r in results if isinstance(r, services.RoundConflict)]
     assert len(conflicts) == 1
     assert Correction.objects.count() == 1

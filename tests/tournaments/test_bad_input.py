@@ -2,15 +2,13 @@
 
 import csv
 import re
-import threading
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.db import connection
 from django.urls import reverse
 
 from games.models import Match, Player
-from tests.conftest import record, rules_form_data
+from tests.conftest import at_once, record, rules_form_data
 from tests.tournaments.conftest import enter, make_tournament
 from tournaments import services
 from tournaments.models import Tournament, TournamentRound
@@ -300,23 +298,12 @@ def test_two_directors_seating_a_round_again_at_once_make_one_seating(alice, bob
     services.add_director(tournament=tournament, username="bob")
     enter(tournament, [f"P{i}" for i in range(12)], alice)
     round_ = services.seat_next_round(tournament=tournament, by=alice)
-    barrier, outcomes = threading.Barrier(2), []
 
     def reseat(user):
-        try:
-            barrier.wait()
-            services.reseat_round(round_=round_, by=user)
-            outcomes.append("seated again")
-        except TournamentError as error:
-            outcomes.append(str(error))
-        finally:
-            connection.close()
+        return lambda: services.reseat_round(round_=round_, by=user)
 
-    threads = [threading.Thread(target=reseat, args=(user,)) for user in (alice, bob)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
+    results = at_once(reseat(alice), reseat(bob))
+    outcomes = [str(r) if isinstance(r, TournamentError) else "seated again" for r in results]
     assert sorted(outcomes) == [
         "This round has just been seated again by someone else.",
         "seated again",

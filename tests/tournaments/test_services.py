@@ -1,13 +1,10 @@
 """Running a tournament through its services: entrants, seating, closing, integrity."""
 
-import threading
-
 import pytest
-from django.db import connection
 
 from games import services as games
 from games.models import Match
-from tests.conftest import change, play_out
+from tests.conftest import at_once, change, play_out
 from tests.tournaments.conftest import enter, make_tournament
 from tournaments import services
 from tournaments.models import Entrant, TournamentRound
@@ -191,23 +188,13 @@ def test_two_directors_seating_at_once_make_one_seating(alice, bob):
     tournament = make_tournament(alice)
     services.add_director(tournament=tournament, username="bob")
     enter(tournament, [f"P{i}" for i in range(12)], alice)
-    barrier, outcomes = threading.Barrier(2), []
-
-    def seat(user):
-        try:
-            barrier.wait()
-            services.seat_next_round(tournament=tournament, by=user)
-            outcomes.append("seated")
-        except TournamentError as error:
-            outcomes.append(str(error))
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=seat, args=(user,)) for user in (alice, bob)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
+    results = at_once(
+        *(
+            lambda user=user: services.seat_next_round(tournament=tournament, by=user)
+            for user in (alice, bob)
+        )
+    )
+    outcomes = [str(r) if isinstance(r, TournamentError) else "seated" for r in results]
     assert sorted(outcomes)[-1] == "seated"
     assert outcomes.count("seated") == 1
     assert TournamentRound.objects.filter(tournament=tournament).count() == 1
