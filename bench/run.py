@@ -111,6 +111,9 @@ def main(argv: list[str] | None = None) -> int:
     return 1 if missed and args.strict else 0
 
 
+NOTES = ROOT / "bench" / "notes.md"
+
+
 def render(
     sections: list[Section],
     started: datetime.datetime,
@@ -144,6 +147,9 @@ def render(
     ]
     for section in sections:
         parts += ["", f"## {section.title}", "", section.markdown.strip()]
+    if NOTES.exists():
+        # Comparisons with earlier runs are written by hand and kept across rewrites.
+        parts += ["", NOTES.read_text().strip()]
     return "\n".join(parts) + "\n"
 
 
