@@ -156,13 +156,13 @@ def add_entrants(*, tournament: Tournament, names: Sequence[str], by, checked_in
 
 def register(*, tournament: Tournament, user) -> Entrant:
     """A player registers themselves, while registration is open."""
-    if not tournament.registration_open or tournament.status == Tournament.Status.FINISHED:
-        raise TournamentError(_("Registration for this tournament is closed."))
     player, _created = Player.objects.get_or_create(
         user=user, defaults={"name": user.get_username()}
     )
     with transaction.atomic():
         tournament = _lock(tournament)
+        if not tournament.registration_open or tournament.status == Tournament.Status.FINISHED:
+            raise TournamentError(_("Registration for this tournament is closed."))
         if tournament.entrants.filter(player=player).exists():
             raise TournamentError(_("You are already registered."))
         _save(tournament)
