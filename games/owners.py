@@ -50,8 +50,28 @@ class ScoreSheets:
         return [(_("Matches"), reverse("games:match_list"))]
 
 
+class PlayedTables:
+    """A match played on the site: its moves score it, nobody enters or corrects its rounds."""
+
+    def lock(self, match: Match) -> None:
+        pass
+
+    def refusal(self, match: Match, user) -> str | None:
+        return _("This match was played on the site: its rounds come from the moves played.")
+
+    def changed(self, match: Match) -> None:
+        pass
+
+    def crumbs(self, match: Match) -> list[tuple[str, str]]:
+        table = getattr(match, "play_table", None)
+        crumbs = [(_("Play"), reverse("games:lobby"))]
+        if table is not None:
+            crumbs.append((str(table), table.get_absolute_url()))
+        return crumbs
+
+
 _DEFAULT = ScoreSheets()
-_owners: dict[str, Owner] = {}
+_owners: dict[str, Owner] = {"online": PlayedTables()}
 
 
 def register(kind: str, owner: Owner) -> None:

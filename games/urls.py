@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import views
+from games import play_views, views
 
 app_name = "games"
 
@@ -15,6 +15,14 @@ urlpatterns = [
     path("matches/<int:pk>/rounds/<int:round_id>/", views.round_edit, name="round_edit"),
     path("matches/<int:pk>/rounds/<int:round_id>/delete/", views.round_delete, name="round_delete"),
     path("matches/<int:pk>/history/", views.match_history, name="history"),
+    path("play/", play_views.lobby, name="lobby"),
+    path("play/new/", play_views.table_new, name="play_new"),
+    path("play/join/<str:invite>/", play_views.join_link, name="play_invite"),
+    path("play/<int:pk>/", play_views.table_detail, name="play"),
+    path("play/<int:pk>/join/", play_views.join, name="play_join"),
+    path("play/<int:pk>/move/", play_views.move, name="play_move"),
+    path("play/<int:pk>/next/", play_views.next_round, name="play_next"),
+    path("play/<int:pk>/rematch/", play_views.rematch, name="play_rematch"),
     path("matches/<int:pk>/rematch/", views.rematch, name="rematch"),
     path("matches/<int:pk>/scorekeepers/", views.scorekeepers, name="scorekeepers"),
     path("matches/<int:pk>/delete/", views.match_delete, name="match_delete"),

@@ -1,0 +1,314 @@
+"""The services of tables played on the site: seat people and bots, apply each move under the
+table's lock, let the server move for bots and absent players, store every finished round.
+
+The game itself is `games.engine`; its state lives in `PlayTable.state` and nowhere else, so
+any server process can serve any table. Locks: the table's row, then its match's row.
+"""
+
+from __future__ import annotations
+
+import datetime
+import secrets
+from collections.abc import Sequence
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import services
+from games.bots import make_bot
+from games.engine import Game, IllegalMove, Move
+from games.models import Match, Player, PlaySeat, PlayTable
+from games.rules import Variant
+
+# A seat when a table is created: "me", "open" (someone with the link), or a bot's name.
+ME, OPEN = "me", "open"
+BOTS = tuple(PlaySeat.Bot.values)
+# A bot waits this long before moving, so that people see each move.
+BOT_DELAY = datetime.timedelta(milliseconds=700)
+# The pause after a round, before the server deals the next one itself.
+ROUND_PAUSE = datetime.timedelta(seconds=20)
+# Who plays for a person whose timer ran out, or who is away.
+STAND_IN = "greedy"
+
+
+class TableError(Exception):
+    """A request the table refuses; the message says why."""
+
+
+class TableMovedOn(TableError):
+    """The move was made on a version of the table that is no longer current."""
+
+
+def create_table(
+    *,
+    by,
+    preset: str,
+    variant: Variant,
+    seats: Sequence[str],
+    public: bool = False,
+    move_seconds: int | None = None,
+    seed: int | None = None,
+) -> PlayTable:
+    """A new table; the creator sits at seat 1. It starts when every seat is taken (dealt
+    from `seed`, or at random)."""
+    if not 2 <= len(seats) <= 4:
+        raise TableError(_("A table has 2 to 4 seats."))
+    if list(seats).count(ME) != 1 or seats[0] != ME:
+        raise TableError(_("You sit at the first seat."))
+    if any(seat not in (ME, OPEN, *BOTS) for seat in seats):
+        raise TableError(_("Each seat is you, an open seat or a bot."))
+    with transaction.atomic():
+        table = PlayTable.objects.create(
+            preset=preset,
+            options=variant.as_dict(),
+            seat_count=len(seats),
+            public=public,
+            move_seconds=move_seconds,
+            invite=secrets.token_urlsafe(16),
+            seed=secrets.randbits(62) if seed is None else seed,
+            created_by=by,
+        )
+        PlaySeat.objects.bulk_create(
+            PlaySeat(
+                table=table,
+                position=position,
+                user=by if seat == ME else None,
+                bot=seat if seat in BOTS else "",
+            )
+            for position, seat in enumerate(seats)
+        )
+        table = _lock(table)
+        _start_if_full(table)
+    return table
+
+
+def join(*, table: PlayTable, user, invite: str | None = None) -> PlaySeat:
+    """Take the first open seat (by the invitation link, or from the lobby if public)."""
+    with transaction.atomic():
+        table = _lock(table)
+        if table.status != PlayTable.Status.WAITING:
+            raise TableError(_("This table has started; its seats are taken."))
+        if not table.public and invite != table.invite:
+            raise TableError(_("This table is private: join it through its invitation link."))
+        seats = list(table.seats.select_for_update())
+        if any(seat.user_id == user.pk for seat in seats):
+            raise TableError(_("You already sit at this table."))
+        seat = next((seat for seat in seats if seat.is_open), None)
+        if seat is None:
+            raise TableError(_("Every seat at this table is taken."))
+        seat.user = user
+        seat.save(update_fields=["user"])
+        _start_if_full(table)
+    return seat
+
+
+def play(*, table: PlayTable, user, move: Move, version: int) -> PlayTable:
+    """A person's move, made on `version` of the table."""
+    with transaction.atomic():
+        table = _lock(table)
+        seat = table.seats.filter(user=user).first()
+        if seat is None:
+            raise TableError(_("You do not sit at this table."))
+        if table.version != version:
+            raise TableMovedOn(_("The table has moved on; here it is now."))
+        if table.status != PlayTable.Status.PLAYING:
+            raise TableError(_("The game is not being played."))
+        game = Game.from_json(table.state)
+        if game.round_over:
+            raise TableError(_("The round is over; the next one is dealt soon."))
+        if game.to_move != seat.position:
+            raise TableError(_("It is not your turn."))
+        game.play(move)  # IllegalMove: nothing is saved
+        if seat.timeouts:
+            seat.timeouts = 0
+            seat.save(update_fields=["timeouts"])
+        _record_move(table, game, seat.position, move, by="")
+    return table
+
+
+def next_round(*, table: PlayTable, user, version: int) -> PlayTable:
+    """Deal the next round once the last one is over (any seated person may)."""
+    with transaction.atomic():
+        table = _lock(table)
+        if not table.seats.filter(user=user).exists():
+            raise TableError(_("You do not sit at this table."))
+        if table.version != version:
+            raise TableMovedOn(_("The table has moved on; here it is now."))
+        _deal_next(table)
+    return table
+
+
+def step(*, table: PlayTable, now: datetime.datetime | None = None) -> bool:
+    """Make the move the server owes, if it is due: a bot's, a stand-in's for a person whose
+    timer ran out or who is away, or the next deal after a round. One move at a time, so that
+    people see them; returns whether anything changed."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        table = _lock(table)
+        if table.server_moves_at is None or now < table.server_moves_at:
+            return False
+        game = Game.from_json(table.state)
+        if game.round_over:
+            _deal_next(table)
+            return True
+        seat = table.seats.get(position=game.to_move)
+        if seat.bot:
+            name, by = seat.bot, seat.bot
+        else:
+            name, by = STAND_IN, "timer"
+            if not seat.is_away:
+                seat.timeouts += 1
+                seat.save(update_fields=["timeouts"])
+        view = game.view(seat.position)
+        bot = make_bot(name, seed=table.pk * 1_000_003 + table.version)
+        move = bot.choose(view, game.legal_moves())
+        game.play(move)
+        _record_move(table, game, seat.position, move, by=by)
+    return True
+
+
+def rematch(*, table: PlayTable, by) -> PlayTable:
+    """A new table with the same seats and rules; the people are invited again by its link."""
+    if table.status != PlayTable.Status.FINISHED:
+        raise TableError(_("The game is still being played."))
+    if not table.seats.filter(user=by).exists():
+        raise TableError(_("You do not sit at this table."))
+    seats = [
+        ME if seat.user_id == by.pk else (seat.bot or OPEN)
+        for seat in table.seats.order_by("position")
+    ]
+    # The one who asks sits first.
+    seats.remove(ME)
+    new = create_table(
+        by=by,
+        preset=table.preset,
+        variant=table.variant,
+        seats=[ME, *seats],
+        public=table.public,
+        move_seconds=table.move_seconds,
+    )
+    PlayTable.objects.filter(pk=new.pk).update(rematch_of=table)
+    return new
+
+
+def seat_of(seats: Sequence[PlaySeat], user) -> PlaySeat | None:
+    """The user's seat among these, if any (never a bot's seat for an anonymous visitor)."""
+    if not user.is_authenticated:
+        return None
+    return next((seat for seat in seats if seat.user_id == user.pk), None)
+
+
+def view_for(table: PlayTable, seat: PlaySeat | None) -> dict | None:
+    """What this seat may see; a spectator sees only what every seat sees."""
+    if table.state is None:
+        return None
+    game = Game.from_json(table.state)
+    if seat is not None:
+        return game.view(seat.position)
+    return public_view(game.view(0))
+
+
+def public_view(view: dict) -> dict:
+    """A seat's view less everything only that seat may see."""
+    public = {key: value for key, value in view.items() if key not in ("hand", "legal")}
+    public["seat"] = None
+    public["must_cover"] = False
+    public["log"] = [
+        {key: value for key, value in event.items() if key != "cards"}
+        for event in view.get("log", [])
+    ]
+    return public
+
+
+# --- inside the transaction ----------------------------------------------------------------
+
+
+def _lock(table: PlayTable) -> PlayTable:
+    return PlayTable.objects.select_for_update().get(pk=table.pk)
+
+
+def _start_if_full(table: PlayTable) -> None:
+    seats = list(table.seats.all())
+    if any(seat.is_open for seat in seats):
+        _save(table)
+        return
+    for seat, player in zip(seats, _players(seats), strict=True):
+        seat.player = player
+    PlaySeat.objects.bulk_update(seats, ["player"])
+    table.match = services.create_match(
+        created_by=table.created_by,
+        players=[seat.player for seat in seats],
+        preset=table.preset,
+        variant=table.variant,
+        kind=Match.Kind.ONLINE,
+    )
+    game = Game.new(table.variant, players=len(seats), seed=table.seed)
+    table.status = PlayTable.Status.PLAYING
+    table.state = game.to_json()
+    table.server_moves_at = _server_moves_at(table, game)
+    _save(table, "match", "status", "state", "server_moves_at")
+
+
+def _players(seats: list[PlaySeat]) -> list[Player]:
+    """Each seat's player: the person's own, or a bot's (the same for every table, one per
+    strength and number, so that a bot's games add up)."""
+    players, bots_seen = [], []
+    for seat in seats:
+        if seat.user_id is not None:
+            player, _created = Player.objects.get_or_create(
+                user_id=seat.user_id, defaults={"name": seat.user.get_username()}
+            )
+        else:
+            bots_seen.append(seat.bot)
+            number = bots_seen.count(seat.bot)
+            # Not translated: a bot's name is stored once and shown to everyone.
+            name = f"{seat.bot.capitalize()} bot" + (f" {number}" if number > 1 else "")
+            player = Player.objects.get_or_create(name=name, user=None, added_by=None)[0]
+        players.append(player)
+    return players
+
+
+def _record_move(table: PlayTable, game: Game, position: int, move: Move, *, by: str) -> None:
+    round_index = game.view(position)["round"]
+    number = table.moves.count() + 1
+    table.moves.create(round=round_index, number=number, seat=position, move=move.to_json(), by=by)
+    if game.round_over:
+        services.store_played_round(match=table.match, outcomes=game.round_outcomes)
+        if game.match_over:
+            table.status = PlayTable.Status.FINISHED
+    table.state = game.to_json()
+    table.server_moves_at = _server_moves_at(table, game)
+    _save(table, "state", "status", "server_moves_at")
+
+
+def _deal_next(table: PlayTable) -> None:
+    game = Game.from_json(table.state)
+    try:
+        game.next_round()
+    except IllegalMove as error:
+        raise TableError(str(error)) from None
+    table.state = game.to_json()
+    table.server_moves_at = _server_moves_at(table, game)
+    _save(table, "state", "server_moves_at")
+
+
+def _server_moves_at(table: PlayTable, game: Game) -> datetime.datetime | None:
+    """When the server moves next by itself, if it does."""
+    now = timezone.now()
+    if game.match_over:
+        return None
+    if game.round_over:
+        return now + ROUND_PAUSE
+    seat = table.seats.get(position=game.to_move)
+    if seat.bot or seat.is_away:
+        return now + BOT_DELAY
+    if table.move_seconds:
+        return now + datetime.timedelta(seconds=table.move_seconds)
+    return None
+
+
+def _save(table: PlayTable, *fields: str) -> None:
+    """Save the locked table's changed fields and move its version."""
+    table.version += 1
+    table.save(update_fields=[*fields, "version", "updated_at"])

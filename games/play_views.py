@@ -1,0 +1,279 @@
+"""Views of tables played on the site: the lobby, a new table, joining, the board and moves."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+from django.views.decorators.vary import vary_on_headers
+
+from games import play
+from games.engine import IllegalMove, Move
+from games.forms import PlayTableForm
+from games.labels import card_name, card_notation, rules_summary
+from games.models import PlaySeat, PlayTable
+from games.rules import RulesError, parse_card
+
+
+def _get_table(pk: int) -> PlayTable:
+    return get_object_or_404(PlayTable.objects.select_related("match"), pk=pk)
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    """Tables I sit at, and public tables waiting for players."""
+    mine = []
+    if request.user.is_authenticated:
+        mine = PlayTable.objects.filter(seats__user=request.user).exclude(
+            status=PlayTable.Status.FINISHED
+        )[:20]
+    open_tables = (
+        PlayTable.objects.filter(public=True, status=PlayTable.Status.WAITING)
+        .filter(~Q(seats__user=request.user) if request.user.is_authenticated else Q())
+        .distinct()[:20]
+    )
+    return render(
+        request,
+        "games/lobby.html",
+        {"mine": _rows(mine), "open_tables": _rows(open_tables)},
+    )
+
+
+def _rows(tables) -> list[tuple[PlayTable, list[PlaySeat]]]:
+    tables = list(tables)
+    seats = PlaySeat.objects.filter(table__in=tables).select_related("user", "player")
+    by_table: dict[int, list[PlaySeat]] = {}
+    for seat in seats:
+        by_table.setdefault(seat.table_id, []).append(seat)
+    return [(table, by_table.get(table.pk, [])) for table in tables]
+
+
+@login_required
+@vary_on_headers("HX-Request")
+def table_new(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        form = PlayTableForm(request.POST, preset=request.POST.get("preset"))
+        if form.is_valid():
+            try:
+                table = play.create_table(
+                    by=request.user,
+                    preset=form.cleaned_data["preset"],
+                    variant=form.cleaned_data["variant"],
+                    seats=form.cleaned_data["seats"],
+                    public=form.cleaned_data["public"],
+                    move_seconds=form.cleaned_data["move_seconds"],
+                )
+            except play.TableError as error:
+                form.add_error(None, str(error))
+            else:
+                return redirect(table)
+    else:
+        form = PlayTableForm(preset=request.GET.get("preset"))
+    template = "games/play_new.html"
+    if request.htmx and request.method == "GET":
+        template = "games/new_match.html#options"
+    return render(request, template, {"form": form})
+
+
+def join_link(request: HttpRequest, invite: str) -> HttpResponse:
+    """The invitation link: the table, and a button to take a seat."""
+    table = get_object_or_404(PlayTable, invite=invite)
+    return redirect(f"{table.get_absolute_url()}?invite={invite}")
+
+
+@login_required
+@require_POST
+def join(request: HttpRequest, pk: int) -> HttpResponse:
+    table = _get_table(pk)
+    try:
+        play.join(table=table, user=request.user, invite=request.POST.get("invite"))
+    except play.TableError as error:
+        messages.error(request, str(error))
+    return redirect(table)
+
+
+@vary_on_headers("HX-Request")
+def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The board. A poll (htmx, with the version it shows) that finds nothing new answers 204
+    without rendering; a poll when the server owes a move (a bot's) makes it first."""
+    table = _get_table(pk)
+    if request.htmx and request.GET.get("v") == str(table.version):
+        due = table.server_moves_at is not None and table.server_moves_at <= timezone.now()
+        if not due or not play.step(table=table):
+            return HttpResponse(status=204)
+        table = _get_table(pk)
+    return _render_board(request, table)
+
+
+def _render_board(request: HttpRequest, table: PlayTable, error: str = "") -> HttpResponse:
+    seats = list(table.seats.select_related("user", "player"))
+    # Not by user id alone: an anonymous visitor's id is None, like a bot seat's user.
+    mine = play.seat_of(seats, request.user)
+    context = {
+        "table": table,
+        "seats": seats,
+        "mine": mine,
+        "summary": rules_summary(table.variant, table.preset),
+        "invite": request.GET.get("invite", ""),
+        "error": error,
+    }
+    if table.state is not None:
+        context |= _board(table, seats, mine)
+    template = "games/play.html"
+    if request.htmx:
+        template += "#board"
+    return render(request, template, context)
+
+
+def _card(code: str) -> dict:
+    card = parse_card(code)
+    return {"code": code, "label": card_notation(card), "suit": card.suit, "title": card_name(card)}
+
+
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def _board(table: PlayTable, seats: list[PlaySeat], mine: PlaySeat | None) -> dict:
+    """What the board shows this seat: only what `play.view_for` lets it see."""
+    view = play.view_for(table, mine)
+    legal = view.get("legal", [])
+    plays: dict[str, list[str | None]] = {}
+    for move in legal:
+        if move["kind"] == "play":
+            plays.setdefault(move["card"], []).append(move.get("suit"))
+    hand = [
+        _card(code)
+        | {
+            "playable": code in plays,
+            # A Queen is played with the suit it orders: one button per suit.
+            "orders": [(s, SUIT_SYMBOLS[s]) for s in plays.get(code, []) if s],
+        }
+        for code in view.get("hand", [])
+    ]
+    kinds = {move["kind"] for move in legal}
+    players = []
+    for seat in seats:
+        position = seat.position
+        players.append(
+            {
+                "seat": seat,
+                "cards": view["hand_counts"][position],
+                "total": view["totals"][position],
+                "to_move": view["to_move"] == position and not view["round_over"],
+                "out": position in view["went_out"],
+                "active": position in view["active"],
+                "hand": [_card(c) for c in view["hands"][position]] if "hands" in view else [],
+                "score": (view.get("scores") or {}).get(str(position)),
+            }
+        )
+    names = {seat.position: str(seat) for seat in seats}
+    return {
+        "view": view,
+        "hand": hand,
+        "can_draw": "draw" in kinds,
+        "can_pass": "pass" in kinds,
+        "top": _card(view["top"]) if view.get("top") else None,
+        "ordered": SUIT_SYMBOLS.get(view.get("ordered_suit") or ""),
+        "players": players,
+        "log": [_describe(event, names) for event in view.get("log", [])][-12:][::-1],
+    }
+
+
+def _describe(event: dict, names: dict[int, str]) -> str:
+    """One event of the round in words."""
+    name = names.get(event.get("seat"), "")
+    match event.get("kind"):
+        case "play":
+            text = _("%(name)s plays %(card)s") % {
+                "name": name,
+                "card": card_notation(parse_card(event["card"])),
+            }
+            if event.get("suit"):
+                text += " " + _("and orders %(suit)s") % {"suit": SUIT_SYMBOLS[event["suit"]]}
+            return text
+        case "draw":
+            return _("%(name)s draws %(count)s") % {"name": name, "count": event.get("count", 1)}
+        case "pass":
+            return _("%(name)s passes") % {"name": name}
+        case "skip":
+            return _("%(name)s skips a turn") % {"name": name}
+        case "out":
+            return _("%(name)s goes out") % {"name": name}
+        case "restock":
+            return _("The pile is turned over into a new stock")
+        case "opening":
+            return _("The first card: %(card)s") % {
+                "card": card_notation(parse_card(event["card"]))
+            }
+    return ""
+
+
+@login_required
+@require_POST
+def move(request: HttpRequest, pk: int) -> HttpResponse:
+    table = _get_table(pk)
+    error = ""
+    try:
+        chosen = _posted_move(request)
+        version = int(request.POST.get("version", ""))
+        play.play(table=table, user=request.user, move=chosen, version=version)
+    except (ValueError, RulesError):
+        error = _("That move could not be read.")
+    except play.TableMovedOn as moved:
+        error = str(moved)
+    except (play.TableError, IllegalMove) as refused:
+        error = str(refused)
+    table = _get_table(pk)
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        return redirect(table)
+    return _render_board(request, table, error)
+
+
+def _posted_move(request: HttpRequest) -> Move:
+    kind = request.POST.get("kind", "")
+    if kind not in ("play", "draw", "pass"):
+        raise ValueError(kind)
+    card = request.POST.get("card") or None
+    suit = request.POST.get("suit") or None
+    if suit is not None and suit not in SUIT_SYMBOLS:
+        raise ValueError(suit)
+    return Move(kind, parse_card(card) if card else None, suit)
+
+
+@login_required
+@require_POST
+def next_round(request: HttpRequest, pk: int) -> HttpResponse:
+    table = _get_table(pk)
+    error = ""
+    try:
+        version = int(request.POST.get("version", ""))
+        play.next_round(table=table, user=request.user, version=version)
+    except ValueError:
+        error = _("The table has moved on; here it is now.")
+    except play.TableError as refused:
+        error = str(refused)
+    table = _get_table(pk)
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        return redirect(table)
+    return _render_board(request, table, error)
+
+
+@login_required
+@require_POST
+def rematch(request: HttpRequest, pk: int) -> HttpResponse:
+    table = _get_table(pk)
+    try:
+        new = play.rematch(table=table, by=request.user)
+    except play.TableError as error:
+        messages.error(request, str(error))
+        return redirect(table)
+    messages.success(request, _("A new table with the same seats is ready."))
+    return redirect(new)

@@ -1,0 +1,226 @@
+"""Tables played on the site: seats, moves under the table's lock, the server's moves, what
+each seat may see, and finished rounds on the score sheet."""
+
+import datetime
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from games import play
+from games.engine import Game, Move
+from games.labels import card_name
+from games.models import Match, PlayMove, PlayTable
+from games.rules import PRESETS, parse_card
+from tests.conftest import at_once
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def new_table(user, seats=("me", "greedy", "greedy"), preset="classic", seed=7):
+    return play.create_table(
+        by=user, preset=preset, variant=PRESETS[preset], seats=list(seats), seed=seed
+    )
+
+
+def game_of(table) -> Game:
+    table.refresh_from_db()
+    return Game.from_json(table.state)
+
+
+def until_my_turn(table, seat=0, limit=200):
+    """Let the server make the moves it owes until it is `seat`'s decision."""
+    for _ in range(limit):
+        game = game_of(table)
+        if game.round_over or game.to_move == seat:
+            return game
+        PlayTable.objects.filter(pk=table.pk).update(server_moves_at=timezone.now())
+        assert play.step(table=table)
+    raise AssertionError("the bots never gave the turn back")
+
+
+def test_a_table_against_bots_starts_at_once_as_a_match_played_on_the_site(alice):
+    table = new_table(alice)
+    assert table.status == PlayTable.Status.PLAYING
+    assert table.match.kind == Match.Kind.ONLINE
+    names = list(table.match.seats.order_by("position").values_list("player__name", flat=True))
+    assert names == ["alice", "Greedy bot", "Greedy bot 2"]
+
+
+def test_a_table_with_an_open_seat_waits_and_starts_when_someone_joins_by_the_link(
+    alice, bob, carol
+):
+    table = new_table(alice, seats=("me", "open", "random"))
+    assert table.status == PlayTable.Status.WAITING
+    with pytest.raises(play.TableError, match="invitation link"):
+        play.join(table=table, user=carol)
+    play.join(table=table, user=bob, invite=table.invite)
+    table.refresh_from_db()
+    assert table.status == PlayTable.Status.PLAYING
+    assert table.seats.get(position=1).user == bob
+    with pytest.raises(play.TableError, match="started"):
+        play.join(table=table, user=carol, invite=table.invite)
+
+
+def test_a_legal_move_is_applied_once_and_a_stale_one_is_refused(alice):
+    table = new_table(alice, seats=("me", "greedy"))
+    game = until_my_turn(table)
+    table.refresh_from_db()
+    version = table.version
+    move = game.legal_moves()[0]
+    play.play(table=table, user=alice, move=move, version=version)
+    table.refresh_from_db()
+    assert table.version > version
+    assert PlayMove.objects.filter(table=table, by="").count() == 1
+    with pytest.raises(play.TableMovedOn, match="moved on"):
+        play.play(table=table, user=alice, move=move, version=version)
+    assert PlayMove.objects.filter(table=table, by="").count() == 1
+
+
+def test_an_illegal_move_changes_nothing(alice):
+    table = new_table(alice, seats=("me", "greedy"))
+    game = until_my_turn(table)
+    table.refresh_from_db()
+    state, version = table.state, table.version
+    hidden = game.cards_in_play()["stock"][0]
+    from games.engine import IllegalMove
+
+    with pytest.raises(IllegalMove):
+        play.play(table=table, user=alice, move=Move("play", hidden), version=version)
+    table.refresh_from_db()
+    assert (table.state, table.version) == (state, version)
+
+
+def test_someone_not_seated_cannot_move(alice, carol):
+    table = new_table(alice, seats=("me", "greedy"))
+    game = until_my_turn(table)
+    table.refresh_from_db()
+    with pytest.raises(play.TableError, match="do not sit"):
+        play.play(table=table, user=carol, move=game.legal_moves()[0], version=table.version)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_sent_twice_at_once_is_applied_once(alice):
+    table = new_table(alice, seats=("me", "greedy"))
+    game = until_my_turn(table)
+    table.refresh_from_db()
+    move, version = game.legal_moves()[0], table.version
+
+    def send():
+        return play.play(table=table, user=alice, move=move, version=version)
+
+    results = at_once(send, send)
+    assert sum(isinstance(r, play.TableMovedOn) for r in results) == 1
+    assert PlayMove.objects.filter(table=table, by="").count() == 1
+
+
+def test_an_unchanged_poll_answers_204_and_a_due_bot_moves_on_the_poll(client, alice):
+    table = new_table(alice, seats=("me", "greedy"))
+    url = reverse("games:play", args=[table.pk])
+    table.refresh_from_db()
+    PlayTable.objects.filter(pk=table.pk).update(server_moves_at=None)
+    response = client.get(f"{url}?v={table.version}", **HTMX)
+    assert response.status_code == 204
+    assert response.content == b""
+    game = game_of(table)
+    if game.to_move != 0:
+        PlayTable.objects.filter(pk=table.pk).update(server_moves_at=timezone.now())
+        moves = PlayMove.objects.count()
+        response = client.get(f"{url}?v={table.version}", **HTMX)
+        assert response.status_code == 200
+        assert PlayMove.objects.count() == moves + 1
+
+
+def hidden_cards(table, seat: int) -> set[str]:
+    """Cards the seat may not see: the other hands and the stock, less those played openly."""
+    game = game_of(table)
+    cards = game.cards_in_play()
+    hidden = {card.code for i, hand in enumerate(cards["hands"]) if i != seat for card in hand}
+    hidden |= {card.code for card in cards["stock"]}
+    seen = {event.get("card") for event in game.view(seat)["log"]}
+    return {code for code in hidden if code not in seen}
+
+
+def assert_nothing_hidden(body: str, codes: set[str]) -> None:
+    for code in codes:
+        assert f'value="{code}"' not in body, code
+        assert f'"{code}"' not in body, code
+        assert card_name(parse_card(code)) not in body, code  # the title of a card button
+
+
+def test_no_response_shows_another_seats_cards_or_the_stock(client, alice, bob):
+    table = new_table(alice, seats=("me", "greedy", "greedy"))
+    until_my_turn(table)
+    url = reverse("games:play", args=[table.pk])
+    for user, seat in ((alice, 0), (bob, None), (None, None)):
+        if user is not None:
+            client.force_login(user)
+        else:
+            client.logout()
+        for response in (client.get(url), client.get(url, **HTMX)):
+            assert response.status_code == 200
+            assert_nothing_hidden(response.content.decode(), hidden_cards(table, seat or 0))
+    client.force_login(alice)
+    # A refused move answers with the board too: still only alice's cards.
+    response = client.post(
+        reverse("games:play_move", args=[table.pk]),
+        {"version": "1", "kind": "play", "card": "QS"},
+        **HTMX,
+    )
+    assert "The table has moved on" in response.content.decode()
+    assert_nothing_hidden(response.content.decode(), hidden_cards(table, 0))
+
+
+def test_my_playable_cards_are_buttons_and_the_others_disabled(client, alice):
+    table = new_table(alice, seats=("me", "greedy"))
+    game = until_my_turn(table)
+    client.force_login(alice)
+    body = client.get(reverse("games:play", args=[table.pk])).content.decode()
+    plays = {m.card.code for m in game.legal_moves() if m.kind == "play"}
+    for code in game.view(0)["hand"]:
+        if code in plays and not code.startswith("Q"):
+            assert f'name="card" value="{code}"' in body
+    assert body.count("disabled") >= len(set(game.view(0)["hand"]) - plays)
+
+
+def test_a_timer_that_runs_out_moves_for_the_absent_player_and_two_make_them_away(alice, bob):
+    table = play.create_table(
+        by=alice,
+        preset="classic",
+        variant=PRESETS["classic"],
+        seats=["me", "open"],
+        move_seconds=30,
+        seed=3,
+    )
+    play.join(table=table, user=bob, invite=table.invite)
+    table.refresh_from_db()
+    game = game_of(table)
+    absent = table.seats.get(position=game.to_move)
+    later = timezone.now() + datetime.timedelta(seconds=31)
+    assert not play.step(table=table, now=timezone.now())
+    assert play.step(table=table, now=later)
+    absent.refresh_from_db()
+    assert absent.timeouts == 1
+    assert PlayMove.objects.filter(table=table, by="timer").count() == 1
+
+
+def test_every_finished_round_is_a_round_of_the_match(alice):
+    table = new_table(alice, seats=("me", "greedy"))
+    for _ in range(400):
+        game = game_of(table)
+        if game.round_over:
+            break
+        if game.to_move == 0:
+            table.refresh_from_db()
+            play.play(table=table, user=alice, move=game.legal_moves()[0], version=table.version)
+        else:
+            PlayTable.objects.filter(pk=table.pk).update(server_moves_at=timezone.now())
+            play.step(table=table)
+    game = game_of(table)
+    assert game.round_over
+    match = Match.objects.get(pk=table.match_id)
+    assert match.rounds.count() == 1
+    totals = list(match.seats.order_by("position").values_list("total", flat=True))
+    assert totals == [game.result.totals[seat] for seat in (0, 1)]
