@@ -9,6 +9,9 @@ from django.db import connection
 from games import services
 from games.rules import PRESETS
 
+# Real app servers (gunicorn on the test database) for the tests that need two of them.
+pytest_plugins = ["tests.servers"]
+
 
 @pytest.fixture(autouse=True)
 def _fast_password_hasher(settings):

@@ -1,0 +1,163 @@
+"""Real app servers for tests: gunicorn processes with the production settings on the test
+database, sharing one Redis, as several machines behind one proxy would."""
+
+import contextlib
+import http.client
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import redis
+from django.db import connection
+from django.urls import reverse
+
+from tests.test_deployment import strong_key
+
+ROOT = Path(__file__).resolve().parents[1]
+HOST = "127.0.0.1"
+
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+@pytest.fixture
+def redis_prefix() -> Iterator[str]:
+    """A key prefix of this test's own on the test Redis, emptied afterwards."""
+    server = redis.Redis.from_url(REDIS_URL, socket_timeout=2)
+    try:
+        server.ping()
+    except redis.RedisError as error:
+        reason = f"no Redis at {REDIS_URL} ({error}); set TEST_REDIS_URL"
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must run the Redis tests: {reason}")
+        pytest.skip(reason)
+    prefix = f"test-{uuid.uuid4().hex}"
+    yield prefix
+    for key in server.scan_iter(match=f"{prefix}:*"):
+        server.delete(key)
+    server.close()
+
+
+def database_url() -> str:
+    """The test database, as a URL the workers can read (they are other processes)."""
+    db = connection.settings_dict
+    if db["ENGINE"] == "django.db.backends.sqlite3":
+        return f"sqlite:///{db['NAME']}"
+    password = f":{db['PASSWORD']}" if db["PASSWORD"] else ""
+    return f"postgres://{db['USER']}{password}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        return sock.getsockname()[1]
+
+
+@dataclass
+class Worker:
+    port: int
+    process: subprocess.Popen
+    log: Path
+
+    def request(self, method: str, path: str, body: str = "", headers=None):
+        # The proxy in front: HTTPS for Django (the redirect to HTTPS stays on), the client's
+        # address in X-Forwarded-For.
+        conn = http.client.HTTPConnection(HOST, self.port, timeout=10)
+        try:
+            conn.request(method, path, body, {"X-Forwarded-Proto": "https", **(headers or {})})
+            response = conn.getresponse()
+            return response, response.read().decode()
+        finally:
+            conn.close()
+
+
+def start_worker(environment: dict[str, str], log_dir: Path) -> Worker:
+    port = free_port()
+    log = log_dir / f"gunicorn-{port}.log"
+    command = [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "config.wsgi:application",
+        "--bind",
+        f"{HOST}:{port}",
+        "--workers",
+        "1",
+        "--graceful-timeout",
+        "2",
+    ]
+    with open(log, "wb") as output:
+        # Its own process group, so that it is stopped whole whatever happens in the test.
+        process = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env=environment,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    return Worker(port, process, log)
+
+
+def wait_until_ready(worker: Worker, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if worker.process.poll() is not None:
+            raise RuntimeError(f"the worker stopped:\n{worker.log.read_text()}")
+        with contextlib.suppress(OSError, http.client.HTTPException):
+            response, _body = worker.request("GET", reverse("account_login"))
+            assert response.status == 200, worker.log.read_text()
+            return
+        time.sleep(0.1)
+    raise RuntimeError(f"the worker did not answer in {timeout} s:\n{worker.log.read_text()}")
+
+
+def stop(worker: Worker) -> None:
+    if worker.process.poll() is None:
+        os.killpg(worker.process.pid, signal.SIGTERM)
+        try:
+            worker.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(worker.process.pid, signal.SIGKILL)
+            worker.process.wait(timeout=10)
+
+
+@pytest.fixture
+def two_workers(transactional_db, redis_prefix, tmp_path) -> Iterator[tuple[Worker, Worker]]:
+    """Two gunicorn processes with the production settings (DEBUG off, Redis, behind one
+    proxy; tests/worker_settings.py) on the test database, as two app servers behind one
+    proxy."""
+    environment = {
+        "PATH": os.environ["PATH"],
+        "DJANGO_SETTINGS_MODULE": "tests.worker_settings",
+        "DJANGO_DEBUG": "0",
+        "DJANGO_SECRET_KEY": strong_key(),
+        "DJANGO_ALLOWED_HOSTS": HOST,
+        "DATABASE_URL": database_url(),
+        "REDIS_URL": REDIS_URL,
+        "DJANGO_CACHE_KEY_PREFIX": redis_prefix,
+        "ALLAUTH_TRUSTED_PROXY_COUNT": "1",
+        "DJANGO_STATIC_ROOT": str(tmp_path / "static"),
+    }
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--no-input", "-v0"],
+        cwd=ROOT,
+        env=environment,
+        check=True,
+        timeout=60,
+    )
+    workers = (start_worker(environment, tmp_path), start_worker(environment, tmp_path))
+    try:
+        for worker in workers:
+            wait_until_ready(worker)
+        yield workers
+    finally:
+        for worker in workers:
+            stop(worker)
