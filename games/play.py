@@ -312,3 +312,20 @@ def _save(table: PlayTable, *fields: str) -> None:
     """Save the locked table's changed fields and move its version."""
     table.version += 1
     table.save(update_fields=[*fields, "version", "updated_at"])
+
+
+def replay(table: PlayTable, round_index: int, step: int) -> tuple[Game, int]:
+    """The game as it stood after `step` moves of round `round_index` (0-based), rebuilt
+    from the seed and the kept moves; returns it with the number of moves in that round."""
+    game = Game.new(table.variant, players=table.seat_count, seed=table.seed)
+    moves = list(table.moves.filter(round__lte=round_index).order_by("number"))
+    in_round = [m for m in moves if m.round == round_index]
+    for kept in moves:
+        if kept.round == round_index and in_round.index(kept) >= step:
+            break
+        while game.view(kept.seat)["round"] < kept.round:
+            game.next_round()
+        game.play(Move.from_json(kept.move))
+    while game.view(0)["round"] < round_index and game.round_over and not game.match_over:
+        game.next_round()
+    return game, len(in_round)

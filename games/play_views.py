@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -167,12 +167,16 @@ def _board(table: PlayTable, seats: list[PlaySeat], mine: PlaySeat | None) -> di
                 "out": position in view["went_out"],
                 "active": position in view["active"],
                 "hand": [_card(c) for c in view["hands"][position]] if "hands" in view else [],
-                "score": (view.get("scores") or {}).get(str(position)),
+                "score": view["scores"][position] if view.get("scores") else None,
             }
         )
     names = {seat.position: str(seat) for seat in seats}
+    ranking = []
+    if view["match_over"] and table.match_id:
+        ranking = list(table.match.seats.select_related("player").order_by("place", "position"))
     return {
         "view": view,
+        "ranking": ranking,
         "hand": hand,
         "can_draw": "draw" in kinds,
         "can_pass": "pass" in kinds,
@@ -277,3 +281,44 @@ def rematch(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect(table)
     messages.success(request, _("A new table with the same seats is ready."))
     return redirect(new)
+
+
+def replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """A finished round, move by move, as the viewer's seat saw it (or as everyone saw it)."""
+    table = _get_table(pk)
+    if table.state is None:
+        raise Http404
+    current = play.view_for(table, None)
+    finished = current["round"] if current["round_over"] else current["round"] - 1
+    if not 1 <= number <= finished + 1:
+        raise Http404
+    try:
+        step = max(0, int(request.GET.get("step", "0")))
+    except ValueError:
+        step = 0
+    seats = list(table.seats.select_related("user", "player"))
+    mine = play.seat_of(seats, request.user)
+    game, count = play.replay(table, number - 1, step)
+    step = min(step, count)
+    view = game.view(mine.position if mine else 0)
+    if mine is None:
+        view = play.public_view(view)
+    names = {seat.position: str(seat) for seat in seats}
+    return render(
+        request,
+        "games/play_replay.html",
+        {
+            "table": table,
+            "number": number,
+            "step": step,
+            "count": count,
+            "previous": step - 1 if step > 0 else None,
+            "next": step + 1 if step < count else None,
+            "top": _card(view["top"]) if view.get("top") else None,
+            "hand": [_card(code) for code in view.get("hand", [])],
+            "players": [
+                (names[seat.position], view["hand_counts"][seat.position]) for seat in seats
+            ],
+            "log": [_describe(event, names) for event in view.get("log", [])][::-1],
+        },
+    )

@@ -23,6 +23,7 @@ urlpatterns = [
     path("play/<int:pk>/move/", play_views.move, name="play_move"),
     path("play/<int:pk>/next/", play_views.next_round, name="play_next"),
     path("play/<int:pk>/rematch/", play_views.rematch, name="play_rematch"),
+    path("play/<int:pk>/rounds/<int:number>/", play_views.replay, name="play_replay"),
     path("matches/<int:pk>/rematch/", views.rematch, name="rematch"),
     path("matches/<int:pk>/scorekeepers/", views.scorekeepers, name="scorekeepers"),
     path("matches/<int:pk>/delete/", views.match_delete, name="match_delete"),

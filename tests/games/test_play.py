@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from games import play
 from games.engine import Game, Move
-from games.labels import card_name
+from games.labels import card_name, card_notation
 from games.models import Match, PlayMove, PlayTable
 from games.rules import PRESETS, parse_card
 from tests.conftest import at_once
@@ -224,3 +224,52 @@ def test_every_finished_round_is_a_round_of_the_match(alice):
     assert match.rounds.count() == 1
     totals = list(match.seats.order_by("position").values_list("total", flat=True))
     assert totals == [game.result.totals[seat] for seat in (0, 1)]
+
+
+def play_round(table, user):
+    """Play the table's current round to its end: the person's first legal move each time."""
+    for _ in range(600):
+        game = game_of(table)
+        if game.round_over:
+            return game
+        if game.to_move == 0:
+            table.refresh_from_db()
+            play.play(table=table, user=user, move=game.legal_moves()[0], version=table.version)
+        else:
+            PlayTable.objects.filter(pk=table.pk).update(server_moves_at=timezone.now())
+            play.step(table=table)
+    raise AssertionError("the round did not end")
+
+
+def test_a_finished_round_can_be_replayed_move_by_move_as_my_seat_saw_it(client, alice):
+    table = new_table(alice, seats=("me", "greedy"))
+    game = play_round(table, alice)
+    moves = PlayMove.objects.filter(table=table, round=0).count()
+    client.force_login(alice)
+    url = reverse("games:play_replay", args=[table.pk, 1])
+    first = client.get(url).content.decode()
+    assert f"Move 0 of {moves}" in first
+    last = client.get(f"{url}?step={moves}").content.decode()
+    assert f"Move {moves} of {moves}" in last
+    # At the end of the replay my hand is what I held when the round ended.
+    for code in game.view(0)["hands"][0]:
+        assert card_name(parse_card(code)) in last
+    assert client.get(reverse("games:play_replay", args=[table.pk, 5])).status_code == 404
+
+
+def test_the_round_end_shows_every_hand_and_the_next_round_can_be_dealt(client, alice):
+    table = new_table(alice, seats=("me", "greedy"))
+    game = play_round(table, alice)
+    client.force_login(alice)
+    body = client.get(reverse("games:play", args=[table.pk])).content.decode()
+    assert "The round is over" in body or "The match is over" in body
+    section = body[
+        body.index('class="round-end"') : body.index("</section>", body.index("round-end"))
+    ]
+    for hand in game.view(0)["hands"]:
+        for code in hand:
+            assert card_notation(parse_card(code)) in section, code
+    if not game.match_over:
+        table.refresh_from_db()
+        play.next_round(table=table, user=alice, version=table.version)
+        assert not game_of(table).round_over
