@@ -11,6 +11,7 @@ import datetime
 import secrets
 from collections.abc import Sequence
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -24,8 +25,14 @@ from games.rules import Variant
 # A seat when a table is created: "me", "open" (someone with the link), or a bot's name.
 ME, OPEN = "me", "open"
 BOTS = tuple(PlaySeat.Bot.values)
-# A bot waits this long before moving, so that people see each move.
-BOT_DELAY = datetime.timedelta(milliseconds=700)
+
+
+def bot_delay() -> datetime.timedelta:
+    """How long a bot waits before moving, so that people see each move (a setting, so that
+    browser tests need not wait)."""
+    return datetime.timedelta(seconds=getattr(settings, "PLAY_BOT_DELAY", 0.7))
+
+
 # The pause after a round, before the server deals the next one itself.
 ROUND_PAUSE = datetime.timedelta(seconds=20)
 # Who plays for a person whose timer ran out, or who is away.
@@ -302,7 +309,7 @@ def _server_moves_at(table: PlayTable, game: Game) -> datetime.datetime | None:
         return now + ROUND_PAUSE
     seat = table.seats.get(position=game.to_move)
     if seat.bot or seat.is_away:
-        return now + BOT_DELAY
+        return now + bot_delay()
     if table.move_seconds:
         return now + datetime.timedelta(seconds=table.move_seconds)
     return None

@@ -120,6 +120,7 @@ def _render_board(request: HttpRequest, table: PlayTable, error: str = "") -> Ht
         "summary": rules_summary(table.variant, table.preset),
         "invite": request.GET.get("invite", ""),
         "error": error,
+        "poll_after": _poll_after(table),
     }
     if table.state is not None:
         context |= _board(table, seats, mine)
@@ -127,6 +128,15 @@ def _render_board(request: HttpRequest, table: PlayTable, error: str = "") -> Ht
     if request.htmx:
         template += "#board"
     return render(request, template, context)
+
+
+def _poll_after(table: PlayTable) -> int:
+    """Milliseconds until the board asks again: soon after the server owes a move (a bot's),
+    else every second (an unchanged table answers 204 without rendering)."""
+    if table.server_moves_at is None:
+        return 1000
+    due = (table.server_moves_at - timezone.now()).total_seconds() * 1000
+    return int(min(1000, max(100, due + 50)))
 
 
 def _card(code: str) -> dict:
