@@ -1,4 +1,5 @@
-"""The site's URLs plus /bench/bare/: a Django view rendering a 30-row table, no database.
+"""The site's URLs plus /bench/bare/ (a Django view rendering a 30-row table, no database)
+and /bench/ok/ (a view answering "ok").
 
 It is the yardstick for the score sheet: the same server, settings and middleware, a
 page of the same shape (a table of 30 rounds x 4 players with totals), but a tiny
@@ -49,4 +50,13 @@ def bare_table(request: HttpRequest) -> HttpResponse:
     return HttpResponse(TEMPLATE.render({"players": PLAYERS, "rows": ROW_DATA}, request))
 
 
-urlpatterns = [path("bench/bare/", bare_table, name="bench_bare"), *site_urlpatterns]
+def ok(request: HttpRequest) -> HttpResponse:
+    """The cheapest answer Django gives through the whole middleware: the yardstick of polls."""
+    return HttpResponse("ok")
+
+
+urlpatterns = [
+    path("bench/bare/", bare_table, name="bench_bare"),
+    path("bench/ok/", ok, name="bench_ok"),
+    *site_urlpatterns,
+]

@@ -100,13 +100,14 @@ def join(request: HttpRequest, pk: int) -> HttpResponse:
 def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The board. A poll (htmx, with the version it shows) that finds nothing new answers 204
     without rendering; a poll when the server owes a move (a bot's) makes it first."""
-    table = _get_table(pk)
-    if request.htmx and request.GET.get("v") == str(table.version):
-        due = table.server_moves_at is not None and table.server_moves_at <= timezone.now()
-        if not due or not play.step(table=table):
+    if request.htmx and "v" in request.GET:
+        polled = play.poll(pk)
+        if polled is None:
+            raise Http404
+        version, due = polled
+        if request.GET["v"] == str(version) and (not due or not play.step(table=PlayTable(pk=pk))):
             return HttpResponse(status=204)
-        table = _get_table(pk)
-    return _render_board(request, table)
+    return _render_board(request, _get_table(pk))
 
 
 def _render_board(request: HttpRequest, table: PlayTable, error: str = "") -> HttpResponse:

@@ -7,14 +7,7 @@ from games import play_views, views
 app_name = "games"
 
 urlpatterns = [
-    path("matches/", views.match_list, name="match_list"),
-    path("matches/new/", views.new_match, name="new_match"),
-    path("matches/<int:pk>/", views.match_detail, name="match"),
-    path("matches/<int:pk>/live/", views.match_live, name="match_live"),
-    path("matches/<int:pk>/rounds/", views.round_new, name="round_new"),
-    path("matches/<int:pk>/rounds/<int:round_id>/", views.round_edit, name="round_edit"),
-    path("matches/<int:pk>/rounds/<int:round_id>/delete/", views.round_delete, name="round_delete"),
-    path("matches/<int:pk>/history/", views.match_history, name="history"),
+    # Played tables first: their polls are the most frequent requests of the site.
     path("play/", play_views.lobby, name="lobby"),
     path("play/new/", play_views.table_new, name="play_new"),
     path("play/join/<str:invite>/", play_views.join_link, name="play_invite"),
@@ -24,6 +17,14 @@ urlpatterns = [
     path("play/<int:pk>/next/", play_views.next_round, name="play_next"),
     path("play/<int:pk>/rematch/", play_views.rematch, name="play_rematch"),
     path("play/<int:pk>/rounds/<int:number>/", play_views.replay, name="play_replay"),
+    path("matches/", views.match_list, name="match_list"),
+    path("matches/new/", views.new_match, name="new_match"),
+    path("matches/<int:pk>/", views.match_detail, name="match"),
+    path("matches/<int:pk>/live/", views.match_live, name="match_live"),
+    path("matches/<int:pk>/rounds/", views.round_new, name="round_new"),
+    path("matches/<int:pk>/rounds/<int:round_id>/", views.round_edit, name="round_edit"),
+    path("matches/<int:pk>/rounds/<int:round_id>/delete/", views.round_delete, name="round_delete"),
+    path("matches/<int:pk>/history/", views.match_history, name="history"),
     path("matches/<int:pk>/rematch/", views.rematch, name="rematch"),
     path("matches/<int:pk>/scorekeepers/", views.scorekeepers, name="scorekeepers"),
     path("matches/<int:pk>/delete/", views.match_delete, name="match_delete"),

@@ -118,19 +118,29 @@ def test_a_move_sent_twice_at_once_is_applied_once(alice):
 
 def test_an_unchanged_poll_answers_204_and_a_due_bot_moves_on_the_poll(client, alice):
     table = new_table(alice, seats=("me", "greedy"))
+    game = until_my_turn(table)
+    while game.to_move == 0 and not game.round_over:  # a skip or a draw keeps the turn
+        table.refresh_from_db()
+        play.play(table=table, user=alice, move=game.legal_moves()[0], version=table.version)
+        game = game_of(table)
+    assert game.to_move == 1 and not game.round_over
     url = reverse("games:play", args=[table.pk])
-    table.refresh_from_db()
-    PlayTable.objects.filter(pk=table.pk).update(server_moves_at=None)
+    # The bot's move is not due yet: nothing new, nothing rendered.
+    PlayTable.objects.filter(pk=table.pk).update(
+        server_moves_at=timezone.now() + datetime.timedelta(seconds=30)
+    )
     response = client.get(f"{url}?v={table.version}", **HTMX)
     assert response.status_code == 204
     assert response.content == b""
-    game = game_of(table)
-    if game.to_move != 0:
-        PlayTable.objects.filter(pk=table.pk).update(server_moves_at=timezone.now())
-        moves = PlayMove.objects.count()
-        response = client.get(f"{url}?v={table.version}", **HTMX)
-        assert response.status_code == 200
-        assert PlayMove.objects.count() == moves + 1
+    # Due: the poll makes the bot's move and answers with the board.
+    PlayTable.objects.filter(pk=table.pk).update(server_moves_at=timezone.now())
+    moves = PlayMove.objects.count()
+    response = client.get(f"{url}?v={table.version}", **HTMX)
+    assert response.status_code == 200
+    assert response.content.decode().lstrip().startswith('<div id="board"')
+    assert PlayMove.objects.count() == moves + 1
+    # A poll naming an older version gets the board at once.
+    assert client.get(f"{url}?v={table.version}", **HTMX).status_code == 200
 
 
 def hidden_cards(table, seat: int) -> set[str]:
