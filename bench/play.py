@@ -134,7 +134,7 @@ def _poll_throughput(table, session: str, options: Options) -> dict[str, float]:
     per_pass = max(1, options.requests // options.passes)
     rates: dict[str, list[float]] = {name: [] for name in targets}
     with harness.gunicorn(workers=2, ready_path=OK_PATH) as server:
-        for name, (path, headers) in targets.items():
+        for path, headers in targets.values():
             harness.load(server.port, path, options.warmup, options.threads, headers)
         for number in range(1, options.passes + 1):
             for name, (path, headers) in targets.items():
