@@ -134,6 +134,22 @@ def play(*, table: PlayTable, user, move: Move, version: int) -> PlayTable:
     return table
 
 
+def come_back(*, table: PlayTable, user) -> PlayTable:
+    """A person whose seat played as a bot while they were away takes it back."""
+    with transaction.atomic():
+        table = _lock(table)
+        seat = table.seats.filter(user=user).first()
+        if seat is None:
+            raise TableError(_("You do not sit at this table."))
+        if seat.timeouts:
+            seat.timeouts = 0
+            seat.save(update_fields=["timeouts"])
+            if table.state is not None:
+                table.server_moves_at = _server_moves_at(table, Game.from_json(table.state))
+            _save(table, "server_moves_at")
+    return table
+
+
 def next_round(*, table: PlayTable, user, version: int) -> PlayTable:
     """Deal the next round once the last one is over (any seated person may)."""
     with transaction.atomic():

@@ -263,6 +263,17 @@ def _posted_move(request: HttpRequest) -> Move:
 
 @login_required
 @require_POST
+def come_back(request: HttpRequest, pk: int) -> HttpResponse:
+    table = _get_table(pk)
+    try:
+        play.come_back(table=table, user=request.user)
+    except play.TableError as error:
+        messages.error(request, str(error))
+    return redirect(table)
+
+
+@login_required
+@require_POST
 def next_round(request: HttpRequest, pk: int) -> HttpResponse:
     table = _get_table(pk)
     error = ""

@@ -15,6 +15,7 @@ urlpatterns = [
     path("play/<int:pk>/join/", play_views.join, name="play_join"),
     path("play/<int:pk>/move/", play_views.move, name="play_move"),
     path("play/<int:pk>/next/", play_views.next_round, name="play_next"),
+    path("play/<int:pk>/back/", play_views.come_back, name="play_back"),
     path("play/<int:pk>/rematch/", play_views.rematch, name="play_rematch"),
     path("play/<int:pk>/rounds/<int:number>/", play_views.replay, name="play_replay"),
     path("matches/", views.match_list, name="match_list"),

@@ -283,3 +283,31 @@ def test_the_round_end_shows_every_hand_and_the_next_round_can_be_dealt(client, 
         table.refresh_from_db()
         play.next_round(table=table, user=alice, version=table.version)
         assert not game_of(table).round_over
+
+
+def test_after_two_timeouts_the_seat_plays_as_a_bot_until_its_player_comes_back(alice, bob):
+    table = play.create_table(
+        by=alice,
+        preset="classic",
+        variant=PRESETS["classic"],
+        seats=["me", "open"],
+        move_seconds=30,
+        seed=3,
+    )
+    play.join(table=table, user=bob, invite=table.invite)
+    for _ in range(100):
+        table.refresh_from_db()
+        game = game_of(table)
+        seat = table.seats.get(position=game.to_move)
+        if seat.timeouts >= 2:
+            break
+        play.step(table=table, now=timezone.now() + datetime.timedelta(seconds=31))
+    assert seat.is_away
+    table.refresh_from_db()
+    # Away: the server moves for that seat after the short bot delay, not after the timer.
+    assert table.server_moves_at < timezone.now() + datetime.timedelta(seconds=5)
+    play.come_back(table=table, user=seat.user)
+    seat.refresh_from_db()
+    table.refresh_from_db()
+    assert seat.timeouts == 0
+    assert table.server_moves_at > timezone.now() + datetime.timedelta(seconds=20)
