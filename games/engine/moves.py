@@ -53,10 +53,11 @@ class Move:
         return self.sort_key < other.sort_key
 
     @property
-    def sort_key(self) -> tuple[int, tuple[int, int], str]:
-        """Plays in deck order (a Queen's suits in order), then draw, then pass."""
+    def sort_key(self) -> tuple[int, tuple[int, int], int]:
+        """Plays in deck order (a Queen's orders ♠ ♥ ♦ ♣), then draw, then pass."""
         card = self.card.sort_key if self.card is not None else (-1, -1)
-        return (MOVE_KINDS.index(self.kind), card, self.suit or "")
+        suit = SUITS.index(self.suit) if self.suit in SUITS else -1
+        return (MOVE_KINDS.index(self.kind), card, suit)
 
     def __str__(self) -> str:
         if self.kind != "play":
