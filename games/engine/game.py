@@ -243,10 +243,15 @@ class Game:
         if legal is None:
             legal = self._legal = self._compute_legal()
         try:
-            # The engine's own move object, whose card is the engine's own card.
-            move = legal[legal.index(move)]
+            # A move taken from legal_moves() is found by identity (comparing moves field
+            # by field costs more than the rest of a turn); any other is looked up by value
+            # and replaced by the engine's own, whose card is the engine's own card.
+            move = legal[[*map(id, legal)].index(id(move))]
         except ValueError:
-            raise self._refusal(move, seat) from None
+            try:
+                move = legal[legal.index(move)]
+            except ValueError:
+                raise self._refusal(move, seat) from None
         if seat is not None and seat != self.to_move:
             raise self._refusal(move, seat)
         self._legal = None
@@ -438,7 +443,8 @@ class Game:
             else:
                 outcomes[seat] = {"hand": " ".join(card.code for card in sorted(self.hands[seat]))}
         self._rounds.append(outcomes)
-        self._result = score_match(self.variant, self._seats, self._rounds)
+        # The same as scoring every round again, at the cost of this round alone.
+        self._result = score_match(self.variant, self._seats, [outcomes], since=self._result)
 
     def _next_holder(self, seat: int) -> int:
         """The next seat clockwise that still holds cards this round."""
