@@ -242,16 +242,16 @@ class Game:
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
-        try:
-            # A move taken from legal_moves() is found by identity (comparing moves field
-            # by field costs more than the rest of a turn); any other is looked up by value
-            # and replaced by the engine's own, whose card is the engine's own card.
-            move = legal[[*map(id, legal)].index(id(move))]
-        except ValueError:
-            try:
-                move = legal[legal.index(move)]
-            except ValueError:
-                raise self._refusal(move, seat) from None
+        # A move taken from legal_moves() is found by identity (comparing moves field by
+        # field costs more than the rest of a turn); any other is looked up by value and
+        # replaced by the engine's own, whose card is the engine's own card.
+        for own in legal:
+            if own is move:
+                break
+        else:
+            if move not in legal:
+                raise self._refusal(move, seat)
+            move = legal[legal.index(move)]
         if seat is not None and seat != self.to_move:
             raise self._refusal(move, seat)
         self._legal = None
@@ -329,7 +329,10 @@ class Game:
     def _play_card(self, me: int, card: Card, suit: str | None) -> None:
         hand = self.hands[me]
         # By identity: list.remove would compare the cards before it one by one.
-        del hand[[*map(id, hand)].index(id(card))]
+        for index, held in enumerate(hand):
+            if held is card:
+                del hand[index]
+                break
         self.pile.append(card)
         self.ordered_suit = suit
         self._lead = None
