@@ -38,6 +38,8 @@ from games.rules import (
     SUITS,
     Card,
     MatchResult,
+    Outcome,
+    RoundResult,
     RulesError,
     Variant,
     check_players,
@@ -102,7 +104,6 @@ class Game:
         "_log",
         "_result",
         "_rng",
-        "_rounds",
         "_seats",
         "_totals_before",
         "active",
@@ -132,7 +133,6 @@ class Game:
         self._rng = rng
         self._seats = tuple(range(players))
         self._effects = card_effects(variant)
-        self._rounds: list[dict[int, dict[str, str]]] = []
         self._result: MatchResult[int] = score_match(variant, self._seats, [])
         self._legal: list[Move] | None = None
 
@@ -160,7 +160,7 @@ class Game:
         self.active = active
         self.dealer = dealer
         self.leader = leader
-        self.round = len(self._rounds)
+        self.round = len(self._result.rounds)
         self._totals_before = [self._result.totals[seat] for seat in self._seats]
         cards = list(_deck(self.variant.deck_size))
         self._rng.shuffle(cards)
@@ -216,7 +216,9 @@ class Game:
         {"hand": codes}); None while the round is being played."""
         if not self.round_over:
             return None
-        return {seat: dict(outcome) for seat, outcome in self._rounds[-1].items()}
+        return {
+            seat: outcome.as_dict() for seat, outcome in self._result.rounds[-1].outcomes.items()
+        }
 
     def legal_moves(self) -> list[Move]:
         """Every move the seat to move may make; [] once the round is over."""
@@ -439,13 +441,12 @@ class Game:
         self.drew = False
         self.skip_pending = False
         out = dict(self.went_out)
-        outcomes: dict[int, dict[str, str]] = {}
+        outcomes: dict[int, Outcome] = {}
         for seat in self.active:
             if seat in out:
-                outcomes[seat] = {"out": out[seat].code}
+                outcomes[seat] = Outcome("out", out[seat])
             else:
-                outcomes[seat] = {"hand": " ".join(card.code for card in sorted(self.hands[seat]))}
-        self._rounds.append(outcomes)
+                outcomes[seat] = Outcome("hand", tuple(sorted(self.hands[seat], key=_deck_order)))
         # The same as scoring every round again, at the cost of this round alone.
         self._result = score_match(self.variant, self._seats, [outcomes], since=self._result)
 
@@ -594,7 +595,7 @@ class Game:
             if seat == self.to_move
             else [],
             "variant": self.variant.as_dict(),
-            "past_rounds": [self._outcome_list(done) for done in self._rounds[: self.round]],
+            "past_rounds": [self._outcome_list(done) for done in result.rounds[: self.round]],
             "pile_cards": _codes(self.pile),
             "cover": self.cover,
             "skip_next": self.skip_pending,
@@ -611,8 +612,10 @@ class Game:
                 view["standings"] = result.standings
         return view
 
-    def _outcome_list(self, outcomes: Mapping[int, dict[str, str]]) -> list[dict[str, str] | None]:
-        return [outcomes.get(seat) for seat in self._seats]
+    def _outcome_list(self, scored: RoundResult[int]) -> list[dict[str, str | int] | None]:
+        """A scored round as JSON: each seat's outcome as score_match takes it, or None."""
+        outcomes = scored.outcomes
+        return [outcomes[seat].as_dict() if seat in outcomes else None for seat in self._seats]
 
     # --- saving and restoring -------------------------------------------------------------
 
@@ -625,7 +628,7 @@ class Game:
             "variant": self.variant.as_dict(),
             "players": self.players,
             "random": [version, list(internal), gauss],
-            "rounds": [self._outcome_list(done) for done in self._rounds],
+            "rounds": [self._outcome_list(done) for done in self._result.rounds],
             "round": self.round,
             "dealer": self.dealer,
             "leader": self.leader,
@@ -729,12 +732,12 @@ class Game:
         return game
 
     def _set_rounds(self, rounds: Sequence[Sequence[Any]], round_over: bool) -> None:
-        self._rounds = [
-            {seat: dict(outcome) for seat, outcome in enumerate(done) if outcome is not None}
+        outcomes = [
+            {seat: outcome for seat, outcome in enumerate(done) if outcome is not None}
             for done in rounds
         ]
-        self._result = result = score_match(self.variant, self._seats, self._rounds)
-        self.round = len(self._rounds) - 1 if round_over else len(self._rounds)
+        self._result = result = score_match(self.variant, self._seats, outcomes)
+        self.round = len(outcomes) - 1 if round_over else len(outcomes)
         if not round_over:
             self._totals_before = [result.totals[seat] for seat in self._seats]
         elif len(result.rounds) > 1:
@@ -767,6 +770,14 @@ class Game:
         cards = [card for hand in self.hands for card in hand] + self.stock + self.pile
         if len(self.hands) != self.players or sorted(cards) != list(deck(self.variant.deck_size)):
             raise ValueError("The cards in play are not exactly the deck")
+
+
+_ORDER = {id(card): index for index, card in enumerate(CARDS)}
+
+
+def _deck_order(card: Card) -> int:
+    """A card's place in deck order, faster than comparing Cards."""
+    return _ORDER[id(card)]
 
 
 @functools.cache
