@@ -102,6 +102,7 @@ class Game:
         "_lead",
         "_legal",
         "_log",
+        "_next",
         "_result",
         "_rng",
         "_seats",
@@ -174,7 +175,7 @@ class Game:
         self.hands = hands
         self.stock = cards  # the end of the list is the top: the next card drawn
         self.pile: list[Card] = []
-        self._holding = [seat in active for seat in self._seats]
+        self._set_holding([seat in active for seat in self._seats])
         self.ordered_suit: str | None = None
         self.cover: str | None = None
         self.skip_pending = False
@@ -380,13 +381,13 @@ class Game:
     def _pass_turn(self, me: int, skip: bool, draw: int) -> None:
         """The turn leaves `me`; a skip (the card's own or an 8's) passes over the next
         player once, after they draw what they owe."""
-        after = self._next_holder(me)
+        after = self._next[me]
         if skip or self.skip_pending:
             self.skip_pending = False
             if draw:
                 self._draw_cards(after, draw)
             self._log.append(("skip", after))
-            after = self._next_holder(after)
+            after = self._next[after]
         self.cover = None
         self.drew = False
         self.to_move = after
@@ -429,6 +430,7 @@ class Game:
 
     def _go_out(self, me: int, card: Card) -> None:
         self._holding[me] = False
+        self._set_holding(self._holding)
         self.went_out.append((me, card))
         self._log.append(("out", me, card))
         if self.variant.round_end == "first_out" or sum(self._holding) <= 1:
@@ -450,16 +452,18 @@ class Game:
         # The same as scoring every round again, at the cost of this round alone.
         self._result = score_match(self.variant, self._seats, [outcomes], since=self._result)
 
-    def _next_holder(self, seat: int) -> int:
-        """The next seat clockwise that still holds cards this round."""
-        holding = self._holding
+    def _set_holding(self, holding: list[bool]) -> None:
+        """Who still holds cards this round, and so who plays after whom: the turn passes
+        at every move, players go out a few times a round."""
+        self._holding = holding
         n = self.players
-        while True:
-            seat += 1
-            if seat == n:
-                seat = 0
-            if holding[seat]:
-                return seat
+        following = []
+        for seat in self._seats:
+            after = (seat + 1) % n
+            while not holding[after] and after != seat:
+                after = (after + 1) % n
+            following.append(after)
+        self._next = following
 
     def _next_in(self, seat: int, seats: Sequence[int]) -> int:
         """The next seat clockwise after `seat` that is in `seats`."""
@@ -761,7 +765,7 @@ class Game:
         self.opening_queen = data["opening_queen"] is True
         self.owed_draws = int(data["owed_draws"])
         out = {seat for seat, _ in self.went_out}
-        self._holding = [seat in self.active and seat not in out for seat in self._seats]
+        self._set_holding([seat in self.active and seat not in out for seat in self._seats])
         if self.to_move is not None and not self._holding[self.to_move]:
             raise ValueError(f"seat {self.to_move} is to move but holds no cards in this round")
         self._legal = None
