@@ -568,6 +568,13 @@ class Game:
         order); at round end also totals_after, events ([seat, "reset_to_0" | "reset_to_50"
         | "lost"]) and, once the match is over, standings. Scores are per seat, None for a
         seat that sat the round out. The stock is a count: never its cards or their order.
+
+        The log holds this round's events in order: {"seat", "kind": "play", "card",
+        "suit"}, {"seat", "kind": "draw", "count", "cards" (only in the view of the seat
+        that drew)}, {"seat", "kind": "pass"}, {"seat", "kind": "skip"}, {"seat", "kind":
+        "out", "card"}, {"kind": "restock", "count"} (between the two parts of a draw that
+        ran out of stock), {"seat", "kind": "opening", "card"} (a `dealer_card` turned up)
+        and {"seat", "kind": "order", "card", "suit"} (the suit a turned-up Queen orders).
         """
         if type(seat) is not int or not 0 <= seat < self.players:
             raise ValueError(f"There is no seat {seat!r} at a table of {self.players}")

@@ -149,3 +149,22 @@ def test_a_game_saved_at_any_point_continues_exactly_as_the_original(table, save
         restored.play(restored_moves.choice(restored.legal_moves()))
     assert restored.to_json() == game.to_json()
     assert restored.match_over == game.match_over
+
+
+@RESTORES
+@given(tables(), st.integers(0, 300), st.integers(0, 3))
+def test_a_game_rebuilt_from_any_view_with_the_true_cards_is_the_same_game(table, moves, seat):
+    variant, players, seed = table
+    game = Game.new(variant, players=players, seed=seed)
+    play_randomly(game, Random(seed), moves)
+    if game.round_over:
+        if game.match_over:
+            return
+        game.next_round()
+    seat %= players
+    where = game.cards_in_play()
+    rebuilt = Game.from_view(game.view(seat), where["hands"], where["stock"], seed=seed)
+    assert rebuilt.view(seat) == game.view(seat)
+    assert rebuilt.cards_in_play() == where
+    assert rebuilt.legal_moves() == game.legal_moves()
+    assert rebuilt.to_move == game.to_move
