@@ -1,7 +1,7 @@
 """A player's move (play a card, draw, pass) and the error an illegal move raises."""
 
 import functools
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, Self
 
@@ -12,12 +12,20 @@ MOVE_KINDS: tuple[MoveKind, ...] = ("play", "draw", "pass")
 
 NOT_A_MOVE = gettext_noop("%(value)s is not a move: play a card, draw or pass")
 
+# One object per card: the engine deals, stores and plays only these, so that finding a card
+# in a hand is an identity check rather than a comparison.
+CARDS: Mapping[Card, Card] = {card: card for card in deck(52)}
+
 
 class IllegalMove(RulesError):
     """A move the rules do not allow now; `str()` says why in English, `render()` translates
     and shows seats by name (`names={0: "Anna"}`), and the game is left as it was."""
 
-    def render(self, translate: Any = gettext_noop, names: Mapping[Hashable, str] | None = None):
+    def render(
+        self,
+        translate: Callable[[str], str] = gettext_noop,
+        names: Mapping[Hashable, str] | None = None,
+    ) -> str:
         if names is None and "player" in self.params:
             # Without names a seat reads "seat 2" rather than a bare "2".
             names = {self.params["player"]: f"seat {self.params['player']}"}
@@ -95,16 +103,6 @@ def _moves_of(card: Card) -> tuple[Move, ...]:
     if card.is_queen:
         return tuple(Move("play", card, suit) for suit in SUITS)
     return (Move("play", card),)
-
-
-# One object per card: the engine deals, stores and plays only these, so that finding a card
-# in a hand is an identity check rather than a comparison.
-CARDS: Mapping[Card, Card] = {card: card for card in deck(52)}
-
-
-def canonical(card: Card) -> Card:
-    """The engine's own object for `card`."""
-    return CARDS[card]
 
 
 # Every play there can be, built once: the engine hands out these objects, so a move taken
