@@ -33,7 +33,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, Self
 
-from games.engine.moves import CARDS, DRAW, PASS, PLAYS_BY_ID, IllegalMove, Move
+from games.engine.moves import DRAW, OWN_CARDS, PASS, PLAYS_BY_ID, IllegalMove, Move
 from games.rules import (
     SUITS,
     Card,
@@ -72,7 +72,7 @@ def card_effects(variant: Variant) -> Mapping[int, Effect]:
     """For every card of the deck, by the id() of the engine's own object (see PLAYS_BY_ID):
     (the next player skips, cards they draw first, the cover the player owes, whether the
     next player skips once it is covered)."""
-    return {id(card): _effect(variant, card) for card in _deck(variant.deck_size)}
+    return {id(card): _effect(variant, card) for card in deck(variant.deck_size)}
 
 
 def _effect(variant: Variant, card: Card) -> Effect:
@@ -163,7 +163,7 @@ class Game:
         self.leader = leader
         self.round = len(self._result.rounds)
         self._totals_before = [self._result.totals[seat] for seat in self._seats]
-        cards = list(_deck(self.variant.deck_size))
+        cards = list(deck(self.variant.deck_size))
         self._rng.shuffle(cards)
         hands: list[list[Card]] = [[] for _ in self._seats]
         # One card at a time, from the dealer's left round to the dealer.
@@ -683,12 +683,15 @@ class Game:
         game.dealer = _seat(data["dealer"], players)
         game.leader = _seat(data["leader"], players)
         game.active = tuple(_seat(seat, players) for seat in data["active"])
-        game.hands = [_cards(hand) for hand in data["hands"]]
-        game.stock = _cards(data["stock"])[::-1]
-        game.pile = _cards(data["pile"])
-        game.went_out = [(_seat(seat, players), _card(code)) for seat, code in data["went_out"]]
+        own = OWN_CARDS[variant.deck_size]
+        game.hands = [[own[card] for card in _cards(hand)] for hand in data["hands"]]
+        game.stock = [own[card] for card in _cards(data["stock"])[::-1]]
+        game.pile = [own[card] for card in _cards(data["pile"])]
+        game.went_out = [
+            (_seat(seat, players), own[_card(code)]) for seat, code in data["went_out"]
+        ]
         lead = data["lead"]
-        game._lead = _card(lead) if lead is not None else None
+        game._lead = own[_card(lead)] if lead is not None else None
         game._set_turn(data, skip_pending=data["skip_pending"])
         game._log = [_event_from_json(event) for event in data["log"]]
         game._check_cards()
@@ -717,18 +720,19 @@ class Game:
         game._set_rounds(view["past_rounds"], False)
         game.dealer, game.leader = view["dealer"], view["leader"]
         game.active = tuple(view["active"])
+        own = OWN_CARDS[variant.deck_size]
         try:
-            game.hands = [[CARDS[card] for card in hand] for hand in hands]
-            game.stock = [CARDS[card] for card in reversed(stock)]
+            game.hands = [[own[card] for card in hand] for hand in hands]
+            game.stock = [own[card] for card in reversed(stock)]
         except (KeyError, TypeError):
             raise ValueError("The hands and the stock are lists of cards") from None
-        game.pile = _cards(view["pile_cards"])
+        game.pile = [own[card] for card in _cards(view["pile_cards"])]
         game._log = [_event_from_json(event) for event in view["log"]]
-        game.went_out = [(event[1], event[2]) for event in game._log if event[0] == "out"]
+        game.went_out = [(event[1], own[event[2]]) for event in game._log if event[0] == "out"]
         game._lead = None
         if not game.pile and variant.opening == "last_dealt":
             if view["seat"] == view["leader"]:
-                game._lead = _card(view["legal"][0]["card"])
+                game._lead = own[_card(view["legal"][0]["card"])]
             else:
                 game._lead = game.hands[view["leader"]][-1]
         game._set_turn(view, skip_pending=view["skip_next"])
@@ -783,7 +787,7 @@ class Game:
             raise ValueError("The cards in play are not exactly the deck")
 
 
-_ORDER = {id(card): index for index, card in enumerate(CARDS)}
+_ORDER = {id(card): index for cards in OWN_CARDS.values() for index, card in enumerate(cards)}
 
 
 def _deck_order(card: Card) -> int:
@@ -791,14 +795,8 @@ def _deck_order(card: Card) -> int:
     return _ORDER[id(card)]
 
 
-@functools.cache
-def _deck(deck_size: int) -> tuple[Card, ...]:
-    """The deck as the engine's own card objects."""
-    return tuple(CARDS[card] for card in deck(deck_size))
-
-
 def _card(code: Any) -> Card:
-    return CARDS[Card.from_code(code)]
+    return Card.from_code(code)
 
 
 def _codes(cards: Sequence[Card]) -> list[str]:

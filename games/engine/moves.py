@@ -5,16 +5,19 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, Self
 
-from games.rules import SUITS, Card, RulesError, deck, gettext_noop
+from games.rules import DECK_SIZES, SUITS, Card, RulesError, deck, gettext_noop
 
 MoveKind = Literal["play", "draw", "pass"]
 MOVE_KINDS: tuple[MoveKind, ...] = ("play", "draw", "pass")
 
 NOT_A_MOVE = gettext_noop("%(value)s is not a move: play a card, draw or pass")
 
-# One object per card: the engine deals, stores and plays only these, so that finding a card
-# in a hand is an identity check rather than a comparison.
-CARDS: Mapping[Card, Card] = {card: card for card in deck(52)}
+# The engine deals, stores and plays only the rules library's own card objects (deck() makes
+# each deck once, and score_match looks cards up among them), so that finding a card, in a
+# hand or in score_match's tables, is an identity check rather than a comparison.
+OWN_CARDS: Mapping[int, Mapping[Card, Card]] = {
+    size: {card: card for card in deck(size)} for size in DECK_SIZES
+}
 
 
 class IllegalMove(RulesError):
@@ -89,7 +92,7 @@ class Move:
         card = data.get("card")
         if card is not None:
             try:
-                card = CARDS[Card.from_code(card)]
+                card = Card.from_code(card)
             except RulesError as error:
                 raise IllegalMove(error.template, error.params) from None
         return cls(data.get("kind"), card, data.get("suit"))  # type: ignore[arg-type]
@@ -107,7 +110,8 @@ def _moves_of(card: Card) -> tuple[Move, ...]:
 
 # Every play there can be, built once: the engine hands out these objects, so a move taken
 # from legal_moves() is found again by identity, the cheapest comparison there is.
-PLAYS: Mapping[Card, tuple[Move, ...]] = {card: _moves_of(card) for card in CARDS}
-# The same by id(): a Card hashes in Python code, an int in C, and the engine looks up the
-# moves of a card at every turn. Only the objects of CARDS (alive for good) are keys.
-PLAYS_BY_ID: Mapping[int, tuple[Move, ...]] = {id(card): PLAYS[card] for card in CARDS}
+# Keyed by id(): a Card hashes in Python code, an int in C, and the engine looks up the moves
+# of a card at every turn. The keys are the cards of OWN_CARDS, alive for good.
+PLAYS_BY_ID: Mapping[int, tuple[Move, ...]] = {
+    id(card): _moves_of(card) for cards in OWN_CARDS.values() for card in cards
+}
