@@ -33,7 +33,15 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, Self
 
-from games.engine.moves import DRAW, OWN_CARDS, PASS, PLAYS_BY_ID, IllegalMove, Move
+from games.engine.moves import (
+    DRAW,
+    NOT_A_MOVE,
+    OWN_CARDS,
+    PASS,
+    PLAYS_BY_ID,
+    IllegalMove,
+    Move,
+)
 from games.rules import (
     SUITS,
     Card,
@@ -486,10 +494,7 @@ class Game:
         if seat is not None and seat != self.to_move:
             return IllegalMove(gettext_noop("It is %(player)s's turn"), {"player": self.to_move})
         if not isinstance(move, Move):
-            return IllegalMove(
-                gettext_noop("%(value)s is not a move: play a card, draw or pass"),
-                {"value": repr(move)},
-            )
+            return IllegalMove(NOT_A_MOVE, {"value": repr(move)})
         top = self.pile[-1] if self.pile else None
         if self.opening_queen:
             return IllegalMove(
@@ -556,7 +561,7 @@ class Game:
     def view(self, seat: int) -> dict[str, Any]:
         """What `seat` may see and nothing more, ready for JSON, cards as codes ("QS").
 
-        The keys of the issue (seat, players, to_move, round, dealer, leader, hand,
+        The agreed keys (seat, players, to_move, round, dealer, leader, hand,
         hand_counts, stock, pile, top, ordered_suit, must_cover, owed_draws, went_out,
         active, totals, round_over, match_over, log, legal; at round end hands and
         scores), and what else is public and a simulating bot needs (`from_view`):
