@@ -46,7 +46,12 @@ messages: $(VENV)/.installed
 	$(BIN)/python manage.py makemessages -l ru --no-location --ignore=.venv --ignore=bench
 	$(BIN)/python manage.py compilemessages --ignore=.venv
 
-bench: $(VENV)/.installed
+# The benchmarks also need OpenSpiel (the yardstick of bench/playouts.py); tests do not.
+$(VENV)/.bench-installed: $(VENV)/.installed requirements-bench.txt
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-bench.txt
+	touch $@
+
+bench: $(VENV)/.bench-installed
 	$(BIN)/python bench/run.py
 
 clean:

@@ -568,12 +568,20 @@ def rank_players[P: Hashable](
 
 
 def score_match[P: Hashable](
-    variant: Variant, players: Sequence[P], rounds: Iterable[Mapping[P, Any]]
+    variant: Variant,
+    players: Sequence[P],
+    rounds: Iterable[Mapping[P, Any]],
+    *,
+    since: MatchResult[P] | None = None,
 ) -> MatchResult[P]:
     """Score a match round by round; the first rule a round breaks raises RulesError.
 
     Players are any hashable keys (names, seat numbers...), used as given in the result
-    and in `RulesError.player`; `RulesError.render(names=...)` shows them to people."""
+    and in `RulesError.player`; `RulesError.render(names=...)` shows them to people.
+    With `since` (what score_match returned for this match's earlier rounds) `rounds` are
+    only the rounds after those, scored from where it stopped: the same result as scoring
+    every round again, at the cost of the new rounds alone (a game in play scores each
+    round as it ends)."""
     seated = _check_seating(players)
     check_players(variant, len(seated))
     seats = frozenset(seated)
@@ -583,8 +591,18 @@ def score_match[P: Hashable](
     lost_in: dict[P, int] = {}
     results: list[RoundResult[P]] = []
     finished = False
+    if since is not None:
+        if since.players != seated or (since.variant is not variant and since.variant != variant):
+            raise RulesError(
+                gettext_noop("Earlier rounds can only be continued with the same players and rules")
+            )
+        totals = dict(since.totals)
+        active = list(since.active)
+        lost_in = dict(since.lost_in)
+        results = list(since.rounds)
+        finished = since.finished
 
-    for index, raw_round in enumerate(rounds):
+    for index, raw_round in enumerate(rounds, start=len(results)):
         if finished:
             raise RulesError(
                 gettext_noop("The match ended in round %(number)s; no round can follow it"),

@@ -251,6 +251,19 @@ def test_running_totals_events_and_standings_are_consistent(sheet: Sheet) -> Non
         assert result.standings[0][0] in result.active
 
 
+@RANDOM_MATCHES
+@given(sheets(), st.data())
+def test_scoring_from_earlier_rounds_on_is_scoring_every_round(
+    sheet: Sheet, data: st.DataObject
+) -> None:
+    split = data.draw(st.integers(0, len(sheet.rounds)))
+    earlier = score_match(sheet.variant, sheet.players, sheet.rounds[:split])
+    continued = score_match(sheet.variant, sheet.players, sheet.rounds[split:], since=earlier)
+    assert continued == score_match(sheet.variant, sheet.players, sheet.rounds)
+    # The earlier result is left as it was.
+    assert earlier == score_match(sheet.variant, sheet.players, sheet.rounds[:split])
+
+
 hands = st.integers(0, 52).flatmap(
     lambda size: st.permutations(deck(52)).map(lambda cards: tuple(cards[:size]))
 )

@@ -9,6 +9,7 @@ from games.rules import (
     Card,
     MatchResult,
     Outcome,
+    RulesError,
     card_points,
     max_points,
     must_cover,
@@ -528,3 +529,29 @@ def test_a_queen_counts_3_beside_other_cards_but_20_alone_with_queens_only() -> 
     assert 5 in possible_points(CONVENTIONS)  # Q♥ J♠: 3 + 2
     assert {20, 40, 60, 80, 100} <= possible_points(CONVENTIONS)
     assert 3 in possible_points(CONVENTIONS.replace(queens_only_penalty=False))
+
+
+def test_scoring_goes_on_from_the_result_of_earlier_rounds() -> None:
+    players = ["Ann", "Bob"]
+    first = [{"Ann": {"out": "QS"}, "Bob": {"hand": "AS AH AD AC"}}]
+    second = [{"Ann": {"hand": "AS AH AD AC 10S"}, "Bob": {"out": "9S"}}]
+    earlier = score_match(AAOW, players, first)
+    result = score_match(AAOW, players, second, since=earlier)
+    assert result == score_match(AAOW, players, first + second)
+    assert result.totals == {"Ann": 14, "Bob": 44}
+
+
+def test_scoring_from_earlier_rounds_counts_rounds_on_from_them() -> None:
+    players = ["Ann", "Bob"]
+    earlier = score_match(AAOW, players, [{"Ann": {"out": "9S"}, "Bob": {"hand": "AS"}}])
+    with pytest.raises(RulesError) as error:
+        score_match(AAOW, players, [{"Ann": {"out": "9S"}, "Bob": {"out": "9H"}}], since=earlier)
+    assert error.value.round == 1
+    assert str(error.value).startswith("Round 2: ")
+
+
+def test_earlier_rounds_continue_only_with_the_same_players_and_rules() -> None:
+    earlier = score_match(AAOW, ["Ann", "Bob"], [])
+    for players, variant in ((["Ann", "Cat"], AAOW), (["Ann", "Bob"], CLASSIC)):
+        with pytest.raises(RulesError, match="same players and rules"):
+            score_match(variant, players, [], since=earlier)
