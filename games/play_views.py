@@ -173,7 +173,8 @@ def _board(table: PlayTable, seats: list[PlaySeat], mine: PlaySeat | None) -> di
             {
                 "seat": seat,
                 "cards": view["hand_counts"][position],
-                "total": view["totals"][position],
+                # At the end of a round, the totals with that round counted.
+                "total": view.get("totals_after", view["totals"])[position],
                 "to_move": view["to_move"] == position and not view["round_over"],
                 "out": position in view["went_out"],
                 "active": position in view["active"],
