@@ -15,7 +15,7 @@ from django.views.decorators.vary import vary_on_headers
 from games import play
 from games.engine import IllegalMove, Move
 from games.forms import PlayTableForm
-from games.labels import card_name, card_notation, rules_summary
+from games.labels import card_name, card_notation, rules_message, rules_summary
 from games.models import PlaySeat, PlayTable
 from games.rules import RulesError, parse_card
 
@@ -237,11 +237,12 @@ def move(request: HttpRequest, pk: int) -> HttpResponse:
         chosen = _posted_move(request)
         version = int(request.POST.get("version", ""))
         play.play(table=table, user=request.user, move=chosen, version=version)
+    except IllegalMove as refused:
+        names = {seat.position: str(seat) for seat in table.seats.select_related("player")}
+        error = rules_message(refused, names)
     except (ValueError, RulesError):
         error = _("That move could not be read.")
-    except play.TableMovedOn as moved:
-        error = str(moved)
-    except (play.TableError, IllegalMove) as refused:
+    except play.TableError as refused:
         error = str(refused)
     table = _get_table(pk)
     if not request.htmx:

@@ -311,3 +311,23 @@ def test_after_two_timeouts_the_seat_plays_as_a_bot_until_its_player_comes_back(
     table.refresh_from_db()
     assert seat.timeouts == 0
     assert table.server_moves_at > timezone.now() + datetime.timedelta(seconds=20)
+
+
+def test_an_illegal_move_posted_says_why_and_shows_the_board(client, alice):
+    table = new_table(alice, seats=("me", "greedy"))
+    game = until_my_turn(table)
+    table.refresh_from_db()
+    stock_card = game.cards_in_play()["stock"][0]
+    client.force_login(alice)
+    data = {"version": table.version, "kind": "play", "card": stock_card.code, "suit": ""}
+    response = client.post(reverse("games:play_move", args=[table.pk]), data, **HTMX)
+    body = response.content.decode()
+    assert f"{card_notation(stock_card)} is not in your hand" in body
+    assert body.lstrip().startswith('<div id="board"')
+    table.refresh_from_db()
+    assert not PlayMove.objects.filter(table=table, by="").exists()
+    for bad in ({"kind": "fly"}, {"kind": "play", "card": "Zx"}, {"kind": "play", "suit": "X"}):
+        response = client.post(
+            reverse("games:play_move", args=[table.pk]), {"version": table.version, **bad}, **HTMX
+        )
+        assert "That move could not be read." in response.content.decode()
