@@ -19,4 +19,5 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def choose(self, view: Mapping[str, Any], legal_moves: Sequence[Move]) -> Move:
-        return self.rng.choice(legal_moves)
+        # In a fixed order, so that the choice does not depend on the order of the hand.
+        return self.rng.choice(sorted(legal_moves))
