@@ -16,6 +16,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from games.bots.chances import chances
 from games.bots.greedy import best_move
 from games.bots.inference import Knowledge
 from games.bots.position import Position, effects
@@ -26,7 +27,6 @@ MIN_DEALS = 4  # deals tried however short the budget
 MAX_DEALS = 400  # enough to tell moves apart; more only spends time
 RACE_AFTER = 6  # deals before a move can be found clearly behind
 BEATEN = 2.0  # standard errors behind the leader that drop a move
-TOTALS_SCALE = 15.0  # points of difference in totals that make a match about 3 to 1
 PLAYOUT_MOVES = 400  # a round that has not ended by then is valued as it stands
 
 
@@ -154,10 +154,8 @@ def _value(game: Game, seat: int) -> float:
             if seat in group:
                 return 1.0 / len(group) if group is result.standings[0] else 0.0
         return 0.0
-    totals = result.totals
-    mine = totals[seat]
-    chances = 1.0
-    for other in result.active:
-        if other != seat:
-            chances *= 1.0 / (1.0 + math.exp((mine - totals[other]) / TOTALS_SCALE))
-    return chances
+    active = result.active
+    if seat not in active:
+        return 0.0
+    totals = {player: result.totals[player] for player in active}
+    return chances(game.variant, totals, seat, len(active))
