@@ -31,7 +31,10 @@ def django_modules(modules: list[str]) -> list[str]:
     return [name for name in modules if name == "django" or name.startswith("django.")]
 
 
-@pytest.mark.parametrize("module", ["games.rules", "games.engine", "tournaments.seating"])
+@pytest.mark.parametrize(
+    "module",
+    ["games.rules", "games.engine", "games.bots", "games.bots.arena", "tournaments.seating"],
+)
 def test_a_pure_core_loads_no_django(module):
     modules = modules_loaded_by(f"import {module}")
     assert module in modules

@@ -1,0 +1,135 @@
+"""What a bot reads off its seat's view: its hand, the top card, what it owes, the table."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from games.engine.game import card_effects
+from games.engine.moves import CARDS
+from games.rules import Card, Variant
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """What playing a card does, as the engine plays it: the next player skips (`skip`) and
+    first draws `draw`; `cover` is what the player then owes ("any", "suit" or None);
+    `skips_once_covered`: an 8 whose next player skips once it is covered."""
+
+    skip: bool
+    draw: int
+    cover: str | None
+    skips_once_covered: bool
+
+
+@functools.lru_cache(maxsize=64)
+def effects(variant: Variant) -> Mapping[Card, Effect]:
+    """Every card's effect under `variant`, taken from the engine (the one copy of the rule)."""
+    by_id = card_effects(variant)
+    return {card: Effect(*by_id[id(own)]) for card, own in CARDS.items() if id(own) in by_id}
+
+
+@functools.lru_cache(maxsize=64)
+def variant_of(options: tuple[tuple[str, Any], ...]) -> Variant:
+    return Variant.from_dict(dict(options))
+
+
+def card(code: str) -> Card:
+    """The engine's own object for a card code."""
+    return CARDS[Card.from_code(code)]
+
+
+def fits(card: Card, top: Card | None, ordered_suit: str | None, cover: str | None) -> bool:
+    """Whether `card` may be played on `top` now: the engine's rule of what follows what,
+    for plans of several cards ahead (tests check it against the engine's legal moves)."""
+    if top is None or card.rank == "Q":
+        return True
+    if cover == "suit":
+        return card.suit == top.suit
+    if ordered_suit is not None:
+        return card.suit == ordered_suit
+    return card.suit == top.suit or card.rank == top.rank
+
+
+@dataclass(slots=True)
+class Position:
+    """A decision as the seat to move sees it: everything a heuristic needs, nothing hidden."""
+
+    variant: Variant
+    seat: int
+    players: int
+    hand: list[Card]
+    top: Card | None
+    ordered_suit: str | None
+    cover: str | None
+    skip_next: bool
+    # Seats still holding cards this round, clockwise from the seat after this one.
+    holders_after: list[int]
+    hand_counts: list[int]
+    totals: list[int]
+    active: list[int]
+
+    @property
+    def holders(self) -> int:
+        return len(self.holders_after) + 1
+
+    @property
+    def next_seat(self) -> int | None:
+        return self.holders_after[0] if self.holders_after else None
+
+    @classmethod
+    def of_view(cls, view: Mapping[str, Any]) -> Position:
+        """The position of the view's seat (the seat to move)."""
+        variant = variant_of(tuple(view["variant"].items()))
+        seat = view["seat"]
+        players = view["players"]
+        out = set(view["went_out"])
+        active = list(view["active"])
+        holding = [s for s in active if s not in out]
+        pile_top = view["top"]
+        return cls(
+            variant=variant,
+            seat=seat,
+            players=players,
+            hand=[card(code) for code in view["hand"]],
+            top=card(pile_top) if pile_top is not None else None,
+            ordered_suit=view["ordered_suit"],
+            cover=view["cover"] if view["to_move"] == seat else None,
+            skip_next=view["skip_next"],
+            holders_after=_clockwise_after(seat, players, holding),
+            hand_counts=list(view["hand_counts"]),
+            totals=list(view["totals"]),
+            active=active,
+        )
+
+    @classmethod
+    def of_game(cls, game: Any) -> Position:
+        """The position of the seat to move in a game the bot built itself (a sampled world
+        of its own simulation: every card in it is a guess, none is another seat's secret)."""
+        seat = game.to_move
+        players = game.players
+        out = {s for s, _ in game.went_out}
+        holding = [s for s in game.active if s not in out]
+        pile = game.pile
+        return cls(
+            variant=game.variant,
+            seat=seat,
+            players=players,
+            hand=list(game.hands[seat]),
+            top=pile[-1] if pile else None,
+            ordered_suit=game.ordered_suit,
+            cover=game.cover,
+            skip_next=game.skip_pending,
+            holders_after=_clockwise_after(seat, players, holding),
+            hand_counts=[len(hand) for hand in game.hands],
+            # Mid-round the result holds the finished rounds only: the totals before this one.
+            totals=[game.result.totals[s] for s in range(players)],
+            active=list(game.active),
+        )
+
+
+def _clockwise_after(seat: int, players: int, holding: Sequence[int]) -> list[int]:
+    order = [(seat + step) % players for step in range(1, players)]
+    return [s for s in order if s in holding]
