@@ -16,9 +16,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.bots.position import Effect, Position, effects, fits
+from games.bots.position import CARDS, Effect, Position, effects, fits
 from games.engine import Move
-from games.engine.moves import CARDS
 from games.rules import SUITS, Card, Variant, card_points, out_score, score_hand
 
 GO_OUT = 60.0  # going out, before the Queen bonus

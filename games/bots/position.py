@@ -8,8 +8,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.engine.game import card_effects
-from games.engine.moves import CARDS
-from games.rules import Card, Variant
+from games.engine.moves import OWN_CARDS
+from games.rules import Card, Variant, deck
+
+# The bots' own object for every card (of either deck), so that their searches compare cards
+# by identity; found again from any equal Card.
+CARDS: Mapping[Card, Card] = {card: card for card in deck(52)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +32,8 @@ class Effect:
 def effects(variant: Variant) -> Mapping[Card, Effect]:
     """Every card's effect under `variant`, taken from the engine (the one copy of the rule)."""
     by_id = card_effects(variant)
-    return {card: Effect(*by_id[id(own)]) for card, own in CARDS.items() if id(own) in by_id}
+    own = OWN_CARDS[variant.deck_size]
+    return {card: Effect(*by_id[id(obj)]) for card, obj in own.items() if id(obj) in by_id}
 
 
 @functools.lru_cache(maxsize=64)
