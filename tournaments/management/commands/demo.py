@@ -1,10 +1,13 @@
-"""Load a small demo: an account, a few players, a finished and a running match, a tournament.
+"""Load a small demo: an account, a few players, a finished and a running match, a tournament,
+and matches bots played on the site (`manage.py simulate --save`, so their deals are real).
 
 It lives in the tournaments app because it seeds both apps (games never imports tournaments)."""
 
+from io import StringIO
 from random import Random
 
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
@@ -54,9 +57,18 @@ RUNNING_ROUNDS = [
     },
 ]
 
+# Matches played on the site by bots: (preset, the bot in each seat, how many).
+PLAYED = [
+    ("aaow", ("greedy", "greedy", "random"), 4),
+    ("conventions", ("greedy", "random"), 3),
+]
+
 
 class Command(BaseCommand):
-    help = "Create the demo account and two demo matches (does nothing if they exist)."
+    help = (
+        "Create the demo account, its matches, a club tournament and matches played by bots "
+        "(what exists already is left as it is)."
+    )
 
     def handle(self, *args, **options):
         User = get_user_model()
@@ -69,6 +81,8 @@ class Command(BaseCommand):
             self._create_matches(user)
         if not Tournament.objects.filter(created_by=user).exists():
             self._create_tournament(user)
+        if not Match.objects.filter(created_by=user, kind=Match.Kind.ONLINE).exists():
+            self._play_on_the_site()
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo account: username {DEMO_USERNAME!r}, password {DEMO_PASSWORD!r} "
@@ -98,6 +112,22 @@ class Command(BaseCommand):
         )
         for outcomes in RUNNING_ROUNDS:
             _record(running, user, outcomes)
+
+    def _play_on_the_site(self) -> None:
+        """Matches bots played through to the end, stored as played on the site."""
+        for preset, bots, matches in PLAYED:
+            call_command(
+                "simulate",
+                preset=preset,
+                players=len(bots),
+                bots=",".join(bots),
+                matches=matches,
+                seed=101,
+                save=True,
+                user=DEMO_USERNAME,
+                stdout=StringIO(),
+                stderr=StringIO(),
+            )
 
     def _create_tournament(self, user) -> None:
         """A club evening: 10 players, round 1 played and closed, round 2 under way."""
