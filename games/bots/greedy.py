@@ -6,12 +6,18 @@ count against it, Queens are kept to go out with the bonus (the big Queen last),
 would bring the total to exactly 101 is welcome when that resets, one that would lose is not,
 and cards the next player must draw count for it. With two players a card that skips the
 other keeps the turn, so it searches the chains of such cards to the end of its turn.
+
+Deciding the same way in the same position, greedy players can go round in circles (the
+same cards played, drawn and turned over again and again). In a round that has gone on far
+longer than rounds do, it now and then makes another legal move, as a person would, so that
+every round ends.
 """
 
 from __future__ import annotations
 
 import functools
 import math
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -30,6 +36,8 @@ QUEEN_KEEP = 3.0  # a Queen fits on anything, so it is worth keeping for later
 RESET_SHARE = 0.5  # a hand that makes exactly 101 (or 100) pays off only if the round ends now
 LOSING_HAND = 30.0  # a hand that would take the total over the limit
 MAX_NODES = 300  # positions searched per decision: chains of long hands stay cheap
+LONG_ROUND = 500  # events in a round's log beyond which it is going round in circles
+VARY = 0.2  # then, the chance of another legal move than the best
 
 
 class Greedy:
@@ -39,8 +47,11 @@ class Greedy:
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
+        self.rng = random.Random(seed)
 
     def choose(self, view: Mapping[str, Any], legal_moves: Sequence[Move]) -> Move:
+        if len(view["log"]) > LONG_ROUND and len(legal_moves) > 1 and self.rng.random() < VARY:
+            return self.rng.choice(legal_moves)
         return best_move(Position.of_view(view), legal_moves)
 
 

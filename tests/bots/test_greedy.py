@@ -1,6 +1,7 @@
 """The greedy bot's heuristic, one position at a time."""
 
 from games.bots import make_bot
+from games.bots.greedy import LONG_ROUND
 from games.engine import Game
 from games.rules import PRESETS
 from tests.engine.positions import play, position
@@ -82,3 +83,25 @@ def test_it_plans_through_covering_its_eights():
     game.play(play("8H"))
     assert game.to_move == 0
     assert greedy_move(game) == "8C"
+
+
+def test_greedy_players_do_not_go_round_in_circles():
+    # Seed 3 deals a fifth round in which three greedy players, always choosing the same in
+    # the same position, played 7♦, 7♣ and 7♠ in turn for ever (found by simulating). Once
+    # a round has gone on that long, greedy now and then plays another legal move.
+    variant = PRESETS["classic"].replace(hand_size=8)
+    game = Game.new(variant, players=3, seed=3)
+    bots = [make_bot("greedy", seed=seat) for seat in range(3)]
+    longest = 0
+    while not game.match_over:
+        if game.round_over:
+            game.next_round()
+        moves = 0
+        while not game.round_over:
+            seat = game.to_move
+            game.play(bots[seat].choose(game.view(seat), game.legal_moves()))
+            moves += 1
+            assert moves < 3_000, f"round {game.round + 1} has not ended"
+        longest = max(longest, len(game.view(0)["log"]))
+    assert game.result.finished
+    assert longest > LONG_ROUND  # the round that used to go round in circles
