@@ -7,6 +7,7 @@ number, so that no entrant always sits first; a win shared by k players counts 1
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,9 +48,11 @@ def play_match(
     number: int,
     seed: int,
     options: Mapping[str, Mapping[str, Any]] | None = None,
+    thinking: dict[str, list[float]] | None = None,
 ) -> PlayedMatch:
     """Match `number` of a series seeded `seed`, one bot per name in `bots` (one a seat
-    before rotation); `options` by bot name, e.g. {"expert": {"budget": 0.1}}."""
+    before rotation); `options` by bot name, e.g. {"expert": {"budget": 0.1}}. Given a
+    `thinking` dict, each bot's seconds per decision (more than one legal move) go in it."""
     entrants = seating(number, len(bots))
     base = seed * 1_000_003 + number * 16
     players = [
@@ -62,7 +65,14 @@ def play_match(
     while True:
         while not game.round_over:
             seat = game.to_move
-            game.play(players[seat].choose(game.view(seat), game.legal_moves()))
+            bot, view, legal = players[seat], game.view(seat), game.legal_moves()
+            if thinking is None or len(legal) == 1:
+                game.play(bot.choose(view, legal))
+            else:
+                began = time.perf_counter()
+                move = bot.choose(view, legal)
+                thinking.setdefault(bot.name, []).append(time.perf_counter() - began)
+                game.play(move)
             moves += 1
         rounds.append(game.round_outcomes)
         if game.match_over:

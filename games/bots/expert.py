@@ -68,10 +68,13 @@ class Expert:
             seed = self.rng.getrandbits(32)
             values = {}
             for index in race.running:
+                if timed and values and time.perf_counter() > deadline:
+                    break  # a deal not tried with every move tells nothing: left out
                 game = Game.from_view(view, hands, stock, seed)
                 game.play(legal_moves[index])
                 values[index] = _value(_play_out(game), seat)
-            race.record(values)
+            else:
+                race.record(values)
         self.deals = race.deals
         best = race.leaders()
         choices = [legal_moves[index] for index in best]
