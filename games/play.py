@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from games import services
 from games.bots import make_bot
 from games.engine import Game, IllegalMove, Move
+from games.labels import rules_message
 from games.models import Match, Player, PlaySeat, PlayTable
 from games.rules import Variant
 
@@ -192,26 +193,33 @@ def step(*, table: PlayTable, now: datetime.datetime | None = None) -> bool:
 
 
 def rematch(*, table: PlayTable, by) -> PlayTable:
-    """A new table with the same seats and rules; the people are invited again by its link."""
-    if table.status != PlayTable.Status.FINISHED:
-        raise TableError(_("The game is still being played."))
-    if not table.seats.filter(user=by).exists():
-        raise TableError(_("You do not sit at this table."))
-    seats = [
-        ME if seat.user_id == by.pk else (seat.bot or OPEN)
-        for seat in table.seats.order_by("position")
-    ]
-    # The one who asks sits first.
-    seats.remove(ME)
-    new = create_table(
-        by=by,
-        preset=table.preset,
-        variant=table.variant,
-        seats=[ME, *seats],
-        public=table.public,
-        move_seconds=table.move_seconds,
-    )
-    PlayTable.objects.filter(pk=new.pk).update(rematch_of=table)
+    """A new table with the same seats and rules; the people are invited again by its link.
+    Asked again (a double click), it is the same new table."""
+    with transaction.atomic():
+        table = _lock(table)
+        if table.status != PlayTable.Status.FINISHED:
+            raise TableError(_("The game is still being played."))
+        if not table.seats.filter(user=by).exists():
+            raise TableError(_("You do not sit at this table."))
+        earlier = PlayTable.objects.filter(rematch_of=table, created_by=by).first()
+        if earlier is not None:
+            return earlier
+        seats = [
+            ME if seat.user_id == by.pk else (seat.bot or OPEN)
+            for seat in table.seats.order_by("position")
+        ]
+        # The one who asks sits first.
+        seats.remove(ME)
+        new = create_table(
+            by=by,
+            preset=table.preset,
+            variant=table.variant,
+            seats=[ME, *seats],
+            public=table.public,
+            move_seconds=table.move_seconds,
+        )
+        PlayTable.objects.filter(pk=new.pk).update(rematch_of=table)
+        new.rematch_of = table
     return new
 
 
@@ -326,7 +334,7 @@ def _deal_next(table: PlayTable) -> None:
     try:
         game.next_round()
     except IllegalMove as error:
-        raise TableError(str(error)) from None
+        raise TableError(rules_message(error)) from None
     table.state = game.to_json()
     table.server_moves_at = _server_moves_at(table, game)
     _save(table, "state", "server_moves_at")

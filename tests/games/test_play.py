@@ -12,7 +12,7 @@ from games.engine import Game, Move
 from games.labels import card_name, card_notation
 from games.models import Match, PlayMove, PlayTable
 from games.rules import PRESETS, parse_card
-from tests.conftest import at_once
+from tests.conftest import at_once, rules_form_data
 
 pytestmark = pytest.mark.django_db
 
@@ -331,3 +331,118 @@ def test_an_illegal_move_posted_says_why_and_shows_the_board(client, alice):
             reverse("games:play_move", args=[table.pk]), {"version": table.version, **bad}, **HTMX
         )
         assert "That move could not be read." in response.content.decode()
+
+
+# --- the lobby, a new table, joining, the end of a match ---------------------------------
+
+
+def table_form_data(**changes):
+    data = rules_form_data("classic") | {"seat_2": "greedy", "seat_3": "", "seat_4": ""}
+    data.update(changes)
+    return data
+
+
+def test_a_new_table_from_the_form_starts_against_the_bots_chosen(client, alice):
+    client.force_login(alice)
+    response = client.post(
+        reverse("games:play_new"), table_form_data(seat_3="expert", move_seconds="60")
+    )
+    table = PlayTable.objects.get()
+    assert response.status_code == 302 and response["Location"] == table.get_absolute_url()
+    assert table.status == PlayTable.Status.PLAYING and table.move_seconds == 60
+    bots = list(table.seats.order_by("position").values_list("bot", flat=True))
+    assert bots == ["", "greedy", "expert"]
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"seat_2": ""}, "This field is required"),
+        ({"seat_2": "champion"}, "Select a valid choice"),
+        ({"move_seconds": "5"}, "Select a valid choice"),
+        ({"hand_size": "40"}, "Ensure this value is less than or equal to 8"),
+    ],
+)
+def test_a_new_table_with_bad_input_says_what_is_wrong_and_creates_nothing(
+    client, alice, changes, message
+):
+    client.force_login(alice)
+    response = client.post(reverse("games:play_new"), table_form_data(**changes))
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert not PlayTable.objects.exists()
+
+
+def test_the_lobby_lists_my_tables_and_public_tables_waiting_for_players(client, alice, bob):
+    public = play.create_table(
+        by=alice, preset="aaow", variant=PRESETS["aaow"], seats=["me", "open"], public=True
+    )
+    private = play.create_table(
+        by=alice, preset="aaow", variant=PRESETS["aaow"], seats=["me", "open"]
+    )
+    client.force_login(bob)
+    body = client.get(reverse("games:lobby")).content.decode()
+    assert "You sit at no table" in body
+    assert public.get_absolute_url() in body
+    assert private.get_absolute_url() not in body
+    # From the lobby, bob takes the open seat of the public table, which starts.
+    response = client.post(reverse("games:play_join", args=[public.pk]))
+    assert response["Location"] == public.get_absolute_url()
+    public.refresh_from_db()
+    assert public.status == PlayTable.Status.PLAYING
+    body = client.get(reverse("games:lobby")).content.decode()
+    assert "No public table is waiting" in body
+    assert body.count(public.get_absolute_url()) == 1  # now among bob's tables
+
+
+def test_the_invitation_link_leads_to_the_table_and_a_wrong_one_is_not_found(client, alice, bob):
+    table = play.create_table(
+        by=alice, preset="aaow", variant=PRESETS["aaow"], seats=["me", "open"]
+    )
+    client.force_login(bob)
+    response = client.get(reverse("games:play_invite", args=[table.invite]))
+    assert response["Location"] == f"{table.get_absolute_url()}?invite={table.invite}"
+    assert client.get(reverse("games:play_invite", args=["not-the-invite"])).status_code == 404
+    # Joining without the link is refused with the reason, and the seat stays open.
+    client.post(reverse("games:play_join", args=[table.pk]), {"invite": "guess"}, follow=True)
+    table.refresh_from_db()
+    assert table.status == PlayTable.Status.WAITING
+    response = client.post(
+        reverse("games:play_join", args=[table.pk]), {"invite": table.invite}, follow=True
+    )
+    table.refresh_from_db()
+    assert table.status == PlayTable.Status.PLAYING
+    assert table.seats.get(position=1).user == bob
+
+
+def play_match_out(table, user):
+    for _ in range(100):
+        play_round(table, user)
+        table.refresh_from_db()
+        if table.status == PlayTable.Status.FINISHED:
+            return
+        play.next_round(table=table, user=user, version=table.version)
+    raise AssertionError("the match did not end")
+
+
+def test_after_the_match_the_ranking_shows_and_play_again_seats_the_same_bots(client, alice):
+    table = new_table(alice, seats=("me", "random"), preset="aaow")
+    client.force_login(alice)
+    # Dealing the next round mid-round is refused with the current state.
+    table.refresh_from_db()
+    response = client.post(
+        reverse("games:play_next", args=[table.pk]), {"version": table.version}, **HTMX
+    )
+    assert "still being played" in response.content.decode()
+    play_match_out(table, alice)
+    body = client.get(table.get_absolute_url()).content.decode()
+    assert "The match is over" in body
+    response = client.post(reverse("games:play_rematch", args=[table.pk]))
+    new = PlayTable.objects.exclude(pk=table.pk).get()
+    assert response["Location"] == new.get_absolute_url()
+    assert new.rematch_of == table and new.status == PlayTable.Status.PLAYING
+    assert list(new.seats.order_by("position").values_list("bot", flat=True)) == ["", "random"]
+    # A second press (a double click) leads to the same new table.
+    response = client.post(reverse("games:play_rematch", args=[table.pk]))
+    assert response["Location"] == new.get_absolute_url()
+    assert PlayTable.objects.count() == 2
