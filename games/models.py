@@ -115,6 +115,9 @@ class Match(models.Model):
     version = models.PositiveIntegerField(_("version"), default=1)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # When the match finished: set as it finishes, kept through corrections that leave it
+    # finished, cleared when it runs again. Statistics and ratings go in this order.
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True, db_index=True)
 
     objects = MatchQuerySet.as_manager()
 

@@ -13,6 +13,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import owners
@@ -541,8 +542,12 @@ def _rescore(match: Match, seats: list[Seat], rounds: RoundRows) -> None:
             )
         )
     match.status = Match.Status.FINISHED if ended else Match.Status.RUNNING
+    if not ended:
+        match.finished_at = None
+    elif match.finished_at is None:
+        match.finished_at = timezone.now()
     match.version += 1
-    match.save(update_fields=["status", "closed_early", "version", "updated_at"])
+    match.save(update_fields=["status", "closed_early", "finished_at", "version", "updated_at"])
     owners.owner_of(match).changed(match)
 
 

@@ -15,12 +15,13 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import F, Prefetch
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import services as games
 from games.models import Entry, Match, Player, Seat
+from games.results import finished_results
 from games.rules import Variant
 from games.validators import name_problem
 from tournaments.models import Entrant, Table, Tournament, TournamentRound
@@ -480,30 +481,22 @@ def standings_of(tournament: Tournament) -> list[Standing]:
 
 def table_results(tournament: Tournament) -> list[TableResult]:
     """Finished tables' places, totals, deals won and losses, in a fixed number of queries."""
-    tables = (
+    tables = list(
         Table.objects.filter(round__tournament=tournament, match__status=Match.Status.FINISHED)
-        .select_related("round", "match")
-        .prefetch_related(Prefetch("match__seats", queryset=Seat.objects.order_by("position")))
+        .select_related("round")
+        .order_by("round__number", "number")
     )
-    tables = list(tables)
-    deals_won: dict[tuple[int, int], int] = {}
-    went_out = Entry.objects.filter(
-        round__match__table__in=tables, kind=Entry.Kind.OUT
-    ).values_list("round__match_id", "seat__player_id")
-    for match_id, player_id in went_out:
-        deals_won[match_id, player_id] = deals_won.get((match_id, player_id), 0) + 1
+    seats_of = finished_results(Match.objects.filter(table__in=tables))
     results = []
     for table in tables:
-        seats = list(table.match.seats.all())
+        seats = seats_of[table.match_id]
         results.append(
             TableResult(
                 round=table.round.number,
                 places={s.player_id: s.place for s in seats},
                 totals={s.player_id: s.total for s in seats},
-                deals_won={
-                    s.player_id: deals_won.get((table.match_id, s.player_id), 0) for s in seats
-                },
-                lost=frozenset(s.player_id for s in seats if s.has_lost),
+                deals_won={s.player_id: s.went_out for s in seats},
+                lost=frozenset(s.player_id for s in seats if s.lost),
             )
         )
     return results

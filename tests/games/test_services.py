@@ -178,3 +178,32 @@ def test_a_match_closed_by_hand_is_ranked_as_it_stands_and_can_reopen(alice, mat
     services.reopen_match(match=match, by=alice)
     match.refresh_from_db()
     assert not match.is_finished
+
+
+def test_a_match_knows_when_it_finished_through_corrections_and_reopening(alice):
+    players = services.players_for_names(["alice", "Dan"], added_by=alice)
+    match = services.create_match(
+        created_by=alice,
+        players=players,
+        preset="classic",
+        variant=PRESETS["classic"],
+        deal_limit=2,
+    )
+    record(match, alice, {"alice": {"out": "QS"}, "Dan": {"hand": "AC"}})
+    match.refresh_from_db()
+    assert match.finished_at is None
+    record(match, alice, {"alice": {"hand": "KH"}, "Dan": {"out": "9C"}})
+    match.refresh_from_db()
+    finished_at = match.finished_at
+    assert finished_at is not None and finished_at >= match.created_at
+    # A correction that leaves it finished keeps the time it finished.
+    change(match, alice, 1, {"alice": {"out": "QH"}, "Dan": {"hand": "AD"}})
+    match.refresh_from_db()
+    assert match.is_finished and match.finished_at == finished_at
+    # Running again (a deal deleted), it has not finished; finishing again sets a new time.
+    delete(match, alice, 2)
+    match.refresh_from_db()
+    assert match.finished_at is None
+    record(match, alice, {"alice": {"hand": "KH"}, "Dan": {"out": "9C"}})
+    match.refresh_from_db()
+    assert match.finished_at is not None and match.finished_at >= finished_at
