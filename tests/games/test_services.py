@@ -143,15 +143,20 @@ def test_deleting_the_first_of_many_rounds_keeps_their_order(alice, match):
     assert list(dan.values_list("round__number", "cards")) == list(enumerate(hands[1:], start=1))
 
 
-def test_a_match_with_a_deal_limit_ends_after_that_many_deals(alice):
+def two_deal_match(alice):
+    """A classic match of alice and Dan that ends after two deals."""
     players = services.players_for_names(["alice", "Dan"], added_by=alice)
-    match = services.create_match(
+    return services.create_match(
         created_by=alice,
         players=players,
         preset="classic",
         variant=PRESETS["classic"],
         deal_limit=2,
     )
+
+
+def test_a_match_with_a_deal_limit_ends_after_that_many_deals(alice):
+    match = two_deal_match(alice)
     record(
         match,
         alice,
@@ -181,14 +186,7 @@ def test_a_match_closed_by_hand_is_ranked_as_it_stands_and_can_reopen(alice, mat
 
 
 def test_a_match_knows_when_it_finished_through_corrections_and_reopening(alice):
-    players = services.players_for_names(["alice", "Dan"], added_by=alice)
-    match = services.create_match(
-        created_by=alice,
-        players=players,
-        preset="classic",
-        variant=PRESETS["classic"],
-        deal_limit=2,
-    )
+    match = two_deal_match(alice)
     record(match, alice, {"alice": {"out": "QS"}, "Dan": {"hand": "AC"}})
     match.refresh_from_db()
     assert match.finished_at is None
