@@ -96,6 +96,7 @@ INSTALLED_APPS = [
     "config",
     "games",
     "tournaments",
+    "stats",
 ]
 
 MIDDLEWARE = [

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-IMPORTS_TOURNAMENTS = re.compile(r"^\s*(from|import)\s+tournaments\b", re.MULTILINE)
+# games is the base app: tournaments and stats import it, never the reverse.
+IMPORTS_APPS_ABOVE = re.compile(r"^\s*(from|import)\s+(tournaments|stats)\b", re.MULTILINE)
 
 
 def modules_loaded_by(statement: str) -> list[str]:
@@ -33,7 +34,14 @@ def django_modules(modules: list[str]) -> list[str]:
 
 @pytest.mark.parametrize(
     "module",
-    ["games.rules", "games.engine", "games.bots", "games.bots.arena", "tournaments.seating"],
+    [
+        "games.rules",
+        "games.engine",
+        "games.bots",
+        "games.bots.arena",
+        "tournaments.seating",
+        "stats.ratings",
+    ],
 )
 def test_a_pure_core_loads_no_django(module):
     modules = modules_loaded_by(f"import {module}")
@@ -54,13 +62,14 @@ def test_games_never_imports_tournaments():
     importing = [
         str(path.relative_to(ROOT))
         for path in games_sources()
-        if IMPORTS_TOURNAMENTS.search(path.read_text())
+        if IMPORTS_APPS_ABOVE.search(path.read_text())
     ]
     assert importing == []
 
 
 def test_the_import_scan_finds_an_import_of_tournaments():
     # So that the test above cannot pass because the pattern never matches.
-    assert IMPORTS_TOURNAMENTS.search("def f():\n    from tournaments.models import Tournament\n")
-    assert IMPORTS_TOURNAMENTS.search("import tournaments.services\n")
-    assert not IMPORTS_TOURNAMENTS.search("# tournaments import games, never the reverse\n")
+    assert IMPORTS_APPS_ABOVE.search("def f():\n    from tournaments.models import Tournament\n")
+    assert IMPORTS_APPS_ABOVE.search("import tournaments.services\n")
+    assert IMPORTS_APPS_ABOVE.search("from stats.ratings import rate\n")
+    assert not IMPORTS_APPS_ABOVE.search("# tournaments import games, never the reverse\n")

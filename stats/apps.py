@@ -1,0 +1,10 @@
+"""The stats app: player profiles, ratings, leaderboards and head-to-head, read from the
+finished matches of the games app (which never imports this one)."""
+
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class StatsConfig(AppConfig):
+    name = "stats"
+    verbose_name = _("Statistics")
