@@ -29,6 +29,7 @@ RULES.md is the spec. Where it is silent, this is our reading (tests/engine/ che
 """
 
 import functools
+import math
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any, Self
@@ -43,6 +44,7 @@ from games.engine.moves import (
     Move,
 )
 from games.rules import (
+    DECK_SIZES,
     SUITS,
     Card,
     MatchResult,
@@ -172,14 +174,18 @@ class Game:
         self.round = len(self._result.rounds)
         self._totals_before = [self._result.totals[seat] for seat in self._seats]
         cards = list(deck(self.variant.deck_size))
-        self._rng.shuffle(cards)
+        _shuffle(self._rng, cards)
         hands: list[list[Card]] = [[] for _ in self._seats]
-        # One card at a time, from the dealer's left round to the dealer.
+        # One card at a time from the top (the end of the list), from the dealer's left
+        # round to the dealer: the k-th seat in that order gets the k-th card from the top,
+        # then every len(order)-th card after it.
         order = [(dealer + step) % n for step in range(1, n + 1)]
         order = [seat for seat in order if seat in active]
-        for _ in range(self.variant.hand_size):
-            for seat in order:
-                hands[seat].append(cards.pop())
+        dealt = self.variant.hand_size * len(order)
+        from_top = cards[: -dealt - 1 : -1]
+        for k, seat in enumerate(order):
+            hands[seat] = from_top[k :: len(order)]
+        del cards[-dealt:]
         self.hands = hands
         self.stock = cards  # the end of the list is the top: the next card drawn
         self.pile: list[Card] = []
@@ -427,7 +433,7 @@ class Game:
             return False
         top = pile.pop()
         if self.variant.restock == "shuffle":
-            self._rng.shuffle(pile)
+            _shuffle(self._rng, pile)
         else:
             # Turned face down: the first card played in the pile is the first drawn.
             pile.reverse()
@@ -790,6 +796,21 @@ class Game:
         cards = [card for hand in self.hands for card in hand] + self.stock + self.pile
         if len(self.hands) != self.players or sorted(cards) != list(deck(self.variant.deck_size)):
             raise ValueError("The cards in play are not exactly the deck")
+
+
+_FACTORIALS = [math.factorial(n) for n in range(max(DECK_SIZES) + 1)]
+
+
+def _shuffle(rng: random.Random, cards: list[Card]) -> None:
+    """Shuffle `cards` in place, every order equally likely, from `rng` alone (so a seed
+    and a saved random state give the same shuffle): one random number below n! read as
+    the swaps of a Fisher-Yates shuffle, a single draw from `rng` where random.shuffle
+    makes one per card, in Python."""
+    n = len(cards)
+    code = rng.randrange(_FACTORIALS[n])
+    for i in range(n - 1, 0, -1):
+        code, j = divmod(code, i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 _ORDER = {id(card): index for cards in OWN_CARDS.values() for index, card in enumerate(cards)}
