@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Literal
 
-from games.rules.cards import Card, deck, parse_card, parse_cards
+from games.rules.cards import DECK_SIZES, Card, deck, parse_card, parse_cards
 from games.rules.errors import RulesError, gettext_noop
 from games.rules.variants import Variant, check_players
 
@@ -109,11 +109,23 @@ def _hand_penalty(variant: Variant, cards: tuple[Card, ...]) -> int:
     return _penalty(variant, _card_values(variant), cards)
 
 
-def _penalty(variant: Variant, values: Mapping[Card, int], cards: tuple[Card, ...]) -> int:
+def _penalty(
+    variant: Variant,
+    values: Mapping[Card, int],
+    cards: tuple[Card, ...],
+    by_id: Mapping[int, int] | None = None,
+) -> int:
+    """The penalty of `cards`; `by_id` (`_points_by_id`) finds the points of deck()'s own
+    card objects by identity, faster than hashing each card."""
     if variant.queens_only_penalty and cards and all(card.is_queen for card in cards):
         return sum(
             _queen_value(variant, card, _QUEEN_PENALTY, _BIG_QUEEN_PENALTY) for card in cards
         )
+    if by_id is not None:
+        try:
+            return sum([by_id[id(card)] for card in cards])
+        except KeyError:
+            pass  # a card that is not one of deck()'s objects
     return sum(values[card] for card in cards)
 
 
@@ -121,6 +133,19 @@ def _penalty(variant: Variant, values: Mapping[Card, int], cards: tuple[Card, ..
 def _card_values(variant: Variant) -> Mapping[Card, int]:
     """Points of every card in the variant's deck; a card missing is not in the deck."""
     return MappingProxyType({card: card_points(variant, card) for card in deck(variant.deck_size)})
+
+
+@functools.lru_cache(maxsize=64)
+def _points_by_id(variant: Variant) -> Mapping[int, int]:
+    """`_card_values` by the id() of deck()'s own card objects (made once and kept for
+    good, so no other object has their id): a game in play holds only these, and an int
+    hashes in C where a Card hashes in Python."""
+    values = _card_values(variant)
+    return MappingProxyType({id(card): values[card] for card in deck(variant.deck_size)})
+
+
+# The ids of deck()'s own card objects, by deck size.
+_DECK_IDS = {size: frozenset(map(id, deck(size))) for size in DECK_SIZES}
 
 
 def score_hand(variant: Variant, cards: Iterable[Card] | str) -> int:
@@ -138,6 +163,11 @@ def score_hand(variant: Variant, cards: Iterable[Card] | str) -> int:
 def out_score(variant: Variant, card: Card) -> int:
     """Score of going out with `card`: 0, less the Queen bonus when `out_bonus` is on."""
     _check_in_deck(variant, card)
+    return _out_score(variant, card)
+
+
+def _out_score(variant: Variant, card: Card) -> int:
+    """`out_score` of a card known to be in the deck."""
     if variant.out_bonus and card.is_queen:
         return -_queen_value(variant, card, _QUEEN_BONUS, _BIG_QUEEN_BONUS)
     return 0
@@ -220,6 +250,8 @@ def _bad_outcome(player: Hashable) -> RulesError:
 def _normalize_outcome(variant: Variant, player: Hashable, raw: Any) -> Outcome:
     """Check one player's outcome as entered and return it with Card objects."""
     if isinstance(raw, Outcome):
+        if _normal(variant, raw):
+            return raw
         raw = {raw.kind: raw.value}
     if not isinstance(raw, Mapping) or len(raw) != 1:
         raise _bad_outcome(player)
@@ -241,6 +273,19 @@ def _normalize_outcome(variant: Variant, player: Hashable, raw: Any) -> Outcome:
     if kind == "points":
         return Outcome("points", _points(variant, player, value))
     raise _bad_outcome(player)
+
+
+def _normal(variant: Variant, outcome: Outcome) -> bool:
+    """Whether `outcome` is already what `_normalize_outcome` makes of it, as the outcomes
+    of a game in play are: going out with a card that need not be covered, or holding a
+    tuple of cards. Anything else takes the checks of `_normalize_outcome`."""
+    kind = outcome.kind
+    value = outcome.value
+    if kind == "out":
+        return type(value) is Card and not must_cover(variant, value)
+    if kind == "hand":
+        return type(value) is tuple and bool(value) and all(type(card) is Card for card in value)
+    return False
 
 
 def _out_card(variant: Variant, player: Hashable, value: Any) -> Card:
@@ -305,6 +350,8 @@ def _check_round_cards[P: Hashable](
     a card played out can come back through the restock, so out cards may repeat and be
     held, but the last one played stays on the pile; otherwise an out card is on the pile
     and nowhere else."""
+    if _distinct_deck_cards(variant, outcomes):
+        return  # every check below passes
     comes_back = variant.round_end == "last_holder"
     placed: dict[Card, P] = {}  # who gave each card first, in seat order
     held_back: dict[Card, P] = {}  # out cards that came back to a holder's hand
@@ -330,6 +377,22 @@ def _check_round_cards[P: Hashable](
                 _check_seen_again(comes_back, outcomes, held_back, card, first, player)
     if comes_back:
         _check_one_out_card_on_pile(outcomes, held_back)
+
+
+def _distinct_deck_cards[P: Hashable](variant: Variant, outcomes: dict[P, Outcome]) -> bool:
+    """Whether the cards of `outcomes` are deck()'s own objects for the variant's deck, each
+    given once, as in a game in play: then they are all in the deck and no card is given
+    twice, which is found by identity rather than by hashing every card."""
+    ids: list[int] = []
+    for outcome in outcomes.values():
+        value = outcome.value
+        if type(value) is tuple:
+            ids += map(id, value)
+        elif type(value) is Card:
+            ids.append(id(value))
+        elif type(value) is not int:
+            return False
+    return len(set(ids)) == len(ids) and _DECK_IDS[variant.deck_size].issuperset(ids)
 
 
 def _check_seen_again[P: Hashable](
@@ -534,12 +597,15 @@ def _read_round[P: Hashable](
     return outcomes
 
 
-def _score(variant: Variant, values: Mapping[Card, int], outcome: Outcome) -> int:
+def _score(
+    variant: Variant, values: Mapping[Card, int], by_id: Mapping[int, int], outcome: Outcome
+) -> int:
+    # The cards were checked to be in the deck (`_check_round_cards`).
     match outcome.kind:
         case "out":
-            return out_score(variant, outcome.value)  # type: ignore[arg-type]
+            return _out_score(variant, outcome.value)  # type: ignore[arg-type]
         case "hand":
-            return _penalty(variant, values, outcome.value)  # type: ignore[arg-type]
+            return _penalty(variant, values, outcome.value, by_id)  # type: ignore[arg-type]
         case _:
             return outcome.value  # type: ignore[return-value]
 
@@ -582,10 +648,14 @@ def score_match[P: Hashable](
     only the rounds after those, scored from where it stopped: the same result as scoring
     every round again, at the cost of the new rounds alone (a game in play scores each
     round as it ends)."""
-    seated = _check_seating(players)
-    check_players(variant, len(seated))
+    if since is not None and players is since.players and variant is since.variant:
+        seated = since.players  # seated and checked when `since` was scored
+    else:
+        seated = _check_seating(players)
+        check_players(variant, len(seated))
     seats = frozenset(seated)
     values = _card_values(variant)
+    by_id = _points_by_id(variant)
     totals = dict.fromkeys(seated, 0)
     active = list(seated)
     lost_in: dict[P, int] = {}
@@ -619,7 +689,7 @@ def score_match[P: Hashable](
         events: list[tuple[P, str]] = []
         counted = False
         for player, outcome in outcomes.items():
-            scores[player] = score = _score(variant, values, outcome)
+            scores[player] = score = _score(variant, values, by_id, outcome)
             counted = counted or outcome.kind == "points"
             total = totals[player] + score
             if total == 101 and variant.reset_at_101:
