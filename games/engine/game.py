@@ -240,7 +240,7 @@ class Game:
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
-        return list(legal)
+        return legal[:]
 
     def cards_in_play(self) -> dict[str, list[Card]]:
         """Where every card is: hands in seat order, the stock in drawing order, the pile
@@ -277,8 +277,21 @@ class Game:
         if kind == "play":
             if self.opening_queen:
                 self._order_opening(me, move)
-            else:
-                self._play_card(me, move.card, move.suit)  # type: ignore[arg-type]
+                return
+            # Inline, as the rest of a turn: a call costs as much as a few lines of it.
+            card: Card = move.card  # type: ignore[assignment]
+            hand = self.hands[me]
+            # By identity: list.remove would compare the cards before it one by one.
+            for index, held in enumerate(hand):
+                if held is card:
+                    del hand[index]
+                    break
+            self.pile.append(card)
+            self.ordered_suit = suit = move.suit
+            self._lead = None
+            self.drew = False
+            self._log.append(("play", me, card, suit))
+            self._take_effect(me, card)
         elif kind == "draw":
             self._draw(me)
         else:
@@ -343,20 +356,6 @@ class Game:
         self._log.append(("order", me, move.card, move.suit))
         self._pass_turn(me, False, 0)
 
-    def _play_card(self, me: int, card: Card, suit: str | None) -> None:
-        hand = self.hands[me]
-        # By identity: list.remove would compare the cards before it one by one.
-        for index, held in enumerate(hand):
-            if held is card:
-                del hand[index]
-                break
-        self.pile.append(card)
-        self.ordered_suit = suit
-        self._lead = None
-        self.drew = False
-        self._log.append(("play", me, card, suit))
-        self._take_effect(me, card)
-
     def _take_effect(self, me: int, card: Card) -> None:
         """What a card just played (or turned up) does; the turn passes unless it must be
         covered."""
@@ -373,10 +372,20 @@ class Game:
             if self.round_over:
                 self.owed_draws = draw
                 return
-        self._pass_turn(me, skip, draw)
+        if skip or self.skip_pending:
+            self._pass_turn(me, skip, draw)
+        else:  # _pass_turn's plain case, inline
+            self.drew = False
+            self.to_move = self._next[me]
 
     def _draw(self, me: int) -> None:
-        self._draw_cards(me, 1)
+        stock = self.stock
+        if stock:  # _draw_cards(me, 1) when no restock is needed, inline
+            card = stock.pop()
+            self.hands[me].append(card)
+            self._log.append(("draw", me, 1, (card,)))
+        else:
+            self._draw_cards(me, 1)
         cover = self.cover
         if cover == COVER_ANY:
             return  # draw until a card covers
@@ -462,7 +471,7 @@ class Game:
             if seat in out:
                 outcomes[seat] = Outcome("out", out[seat])
             else:
-                outcomes[seat] = Outcome("hand", tuple(sorted(self.hands[seat], key=_deck_order)))
+                outcomes[seat] = Outcome("hand", _in_deck_order(self.hands[seat]))
         # The same as scoring every round again, at the cost of this round alone.
         self._result = score_match(self.variant, self._seats, [outcomes], since=self._result)
 
@@ -814,11 +823,13 @@ def _shuffle(rng: random.Random, cards: list[Card]) -> None:
 
 
 _ORDER = {id(card): index for cards in OWN_CARDS.values() for index, card in enumerate(cards)}
+_BY_ID = {id(card): card for cards in OWN_CARDS.values() for card in cards}
 
 
-def _deck_order(card: Card) -> int:
-    """A card's place in deck order, faster than comparing Cards."""
-    return _ORDER[id(card)]
+def _in_deck_order(cards: list[Card]) -> tuple[Card, ...]:
+    """The engine's own cards sorted in deck order, by their ids: faster than comparing
+    Cards, or than a key function written in Python."""
+    return tuple(map(_BY_ID.__getitem__, sorted(map(id, cards), key=_ORDER.__getitem__)))
 
 
 def _card(code: Any) -> Card:
