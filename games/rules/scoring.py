@@ -1,6 +1,7 @@
 """Scoring: card penalties, round outcomes, and a whole match's totals, losers and standings."""
 
 import functools
+import operator
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -250,8 +251,6 @@ def _bad_outcome(player: Hashable) -> RulesError:
 def _normalize_outcome(variant: Variant, player: Hashable, raw: Any) -> Outcome:
     """Check one player's outcome as entered and return it with Card objects."""
     if isinstance(raw, Outcome):
-        if _normal(variant, raw):
-            return raw
         raw = {raw.kind: raw.value}
     if not isinstance(raw, Mapping) or len(raw) != 1:
         raise _bad_outcome(player)
@@ -276,16 +275,14 @@ def _normalize_outcome(variant: Variant, player: Hashable, raw: Any) -> Outcome:
 
 
 def _normal(variant: Variant, outcome: Outcome) -> bool:
-    """Whether `outcome` is already what `_normalize_outcome` makes of it, as the outcomes
-    of a game in play are: going out with a card that need not be covered, or holding a
-    tuple of cards. Anything else takes the checks of `_normalize_outcome`."""
+    """Whether `outcome` is already what `_normalize_outcome` makes of it, once its cards
+    are known to be Cards (`_distinct_deck_cards`): going out with a card that need not be
+    covered, or holding a tuple of cards, as the outcomes of a game in play are."""
     kind = outcome.kind
     value = outcome.value
     if kind == "out":
         return type(value) is Card and not must_cover(variant, value)
-    if kind == "hand":
-        return type(value) is tuple and bool(value) and all(type(card) is Card for card in value)
-    return False
+    return kind == "hand" and type(value) is tuple and bool(value)
 
 
 def _out_card(variant: Variant, player: Hashable, value: Any) -> Card:
@@ -350,8 +347,6 @@ def _check_round_cards[P: Hashable](
     a card played out can come back through the restock, so out cards may repeat and be
     held, but the last one played stays on the pile; otherwise an out card is on the pile
     and nowhere else."""
-    if _distinct_deck_cards(variant, outcomes):
-        return  # every check below passes
     comes_back = variant.round_end == "last_holder"
     placed: dict[Card, P] = {}  # who gave each card first, in seat order
     held_back: dict[Card, P] = {}  # out cards that came back to a holder's hand
@@ -560,6 +555,10 @@ def _read_round[P: Hashable](
     raw_round: Any,
 ) -> dict[P, Outcome]:
     """Outcomes of one round in seat order, or RulesError (without the round number)."""
+    outcomes = _played_round(variant, active, raw_round)
+    if outcomes is not None:
+        _check_round_end(variant, outcomes)
+        return outcomes
     if not isinstance(raw_round, Mapping):
         raise RulesError(
             gettext_noop("A round maps each player to an outcome, not %(value)s"),
@@ -578,7 +577,7 @@ def _read_round[P: Hashable](
                 {"player": key, "lost": lost_in[key] + 1},
                 player=key,
             )
-    outcomes: dict[P, Outcome] = {}
+    outcomes = {}
     for player in active:
         if player not in raw_round:
             raise RulesError(
@@ -595,6 +594,27 @@ def _read_round[P: Hashable](
     _check_round_cards(variant, values, outcomes)
     _check_round_end(variant, outcomes)
     return outcomes
+
+
+def _played_round[P: Hashable](
+    variant: Variant, active: list[P], raw_round: Any
+) -> dict[P, Outcome] | None:
+    """The outcomes of a round as a game in play gives them, when every check of
+    `_read_round` but the round's end is sure to pass, in one look: an Outcome in normal
+    form (`_normal`) for each player still in and no one else, and deck()'s own cards, each
+    once (`_distinct_deck_cards`). None for anything else, which `_read_round` checks."""
+    if type(raw_round) is not dict or len(raw_round) != len(active):
+        return None
+    outcomes: dict[P, Outcome] = {}
+    for player in active:
+        outcome = raw_round.get(player)
+        if type(outcome) is not Outcome or not _normal(variant, outcome):
+            return None
+        outcomes[player] = outcome
+    # A bool key is refused even where it equals a seat number (True == 1).
+    if any(type(key) is bool for key in raw_round):
+        return None
+    return outcomes if _distinct_deck_cards(variant, outcomes) else None
 
 
 def _score(
@@ -623,14 +643,17 @@ def rank_players[P: Hashable](
 
     standings: list[list[P]] = []
     previous = None
-    # sorted() is stable, so tied players stay in seat order.
-    for player in sorted(players, key=key):
-        if key(player) == previous:
+    # sorted() is stable, so tied players stay in seat order; each key is made once.
+    for place, player in sorted([(key(player), player) for player in players], key=_first):
+        if place == previous:
             standings[-1].append(player)
         else:
             standings.append([player])
-            previous = key(player)
+            previous = place
     return standings
+
+
+_first = operator.itemgetter(0)
 
 
 def score_match[P: Hashable](
