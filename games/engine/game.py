@@ -281,11 +281,14 @@ class Game:
             # Inline, as the rest of a turn: a call costs as much as a few lines of it.
             card: Card = move.card  # type: ignore[assignment]
             hand = self.hands[me]
-            # By identity: list.remove would compare the cards before it one by one.
-            for index, held in enumerate(hand):
+            # By identity: list.remove would compare the cards before it one by one (and
+            # a count is cheaper than enumerate's tuples).
+            index = 0
+            for held in hand:
                 if held is card:
                     del hand[index]
                     break
+                index += 1  # noqa: SIM113 - cheaper than enumerate here
             self.pile.append(card)
             self.ordered_suit = suit = move.suit
             self._lead = None
@@ -391,7 +394,12 @@ class Game:
             return  # draw until a card covers
         if cover == COVER_SUIT or self.variant.after_draw == "pass":
             self._log.append(("pass", me))
-            self._pass_turn(me, False, 0)
+            if self.skip_pending:
+                self._pass_turn(me, False, 0)
+            else:  # _pass_turn's plain case, inline: a draw is every other move or so
+                self.cover = None
+                self.drew = False
+                self.to_move = self._next[me]
             return
         self.drew = True
         legal = self._compute_legal()
