@@ -116,7 +116,7 @@ def _penalty(
     cards: tuple[Card, ...],
     by_id: Mapping[int, int] | None = None,
 ) -> int:
-    """The penalty of `cards`; `by_id` (`_points_by_id`) finds the points of deck()'s own
+    """The penalty of `cards`; `by_id` (`_value_tables`) finds the points of deck()'s own
     card objects by identity, faster than hashing each card."""
     if variant.queens_only_penalty and cards and all(card.is_queen for card in cards):
         return sum(
@@ -137,12 +137,14 @@ def _card_values(variant: Variant) -> Mapping[Card, int]:
 
 
 @functools.lru_cache(maxsize=64)
-def _points_by_id(variant: Variant) -> Mapping[int, int]:
-    """`_card_values` by the id() of deck()'s own card objects (made once and kept for
-    good, so no other object has their id): a game in play holds only these, and an int
-    hashes in C where a Card hashes in Python."""
+def _value_tables(variant: Variant) -> tuple[Mapping[Card, int], Mapping[int, int]]:
+    """`_card_values`, and the same by the id() of deck()'s own card objects (made once and
+    kept for good, so no other object has their id): a game in play holds only these, and
+    an int hashes in C where a Card hashes in Python. One cache, as hashing a Variant
+    costs as much as the lookup."""
     values = _card_values(variant)
-    return MappingProxyType({id(card): values[card] for card in deck(variant.deck_size)})
+    by_id = {id(card): values[card] for card in deck(variant.deck_size)}
+    return values, MappingProxyType(by_id)
 
 
 # The ids of deck()'s own card objects, by deck size.
@@ -612,7 +614,7 @@ def _played_round[P: Hashable](
             return None
         outcomes[player] = outcome
     # A bool key is refused even where it equals a seat number (True == 1).
-    if any(type(key) is bool for key in raw_round):
+    if bool in map(type, raw_round):
         return None
     return outcomes if _distinct_deck_cards(variant, outcomes) else None
 
@@ -677,8 +679,7 @@ def score_match[P: Hashable](
         seated = _check_seating(players)
         check_players(variant, len(seated))
     seats = frozenset(seated)
-    values = _card_values(variant)
-    by_id = _points_by_id(variant)
+    values, by_id = _value_tables(variant)
     totals = dict.fromkeys(seated, 0)
     active = list(seated)
     lost_in: dict[P, int] = {}
