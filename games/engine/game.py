@@ -29,6 +29,7 @@ RULES.md is the spec. Where it is silent, this is our reading (tests/engine/ che
 """
 
 import functools
+import math
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any, Self
@@ -43,6 +44,7 @@ from games.engine.moves import (
     Move,
 )
 from games.rules import (
+    DECK_SIZES,
     SUITS,
     Card,
     MatchResult,
@@ -172,14 +174,18 @@ class Game:
         self.round = len(self._result.rounds)
         self._totals_before = [self._result.totals[seat] for seat in self._seats]
         cards = list(deck(self.variant.deck_size))
-        self._rng.shuffle(cards)
+        _shuffle(self._rng, cards)
         hands: list[list[Card]] = [[] for _ in self._seats]
-        # One card at a time, from the dealer's left round to the dealer.
+        # One card at a time from the top (the end of the list), from the dealer's left
+        # round to the dealer: the k-th seat in that order gets the k-th card from the top,
+        # then every len(order)-th card after it.
         order = [(dealer + step) % n for step in range(1, n + 1)]
         order = [seat for seat in order if seat in active]
-        for _ in range(self.variant.hand_size):
-            for seat in order:
-                hands[seat].append(cards.pop())
+        dealt = self.variant.hand_size * len(order)
+        from_top = cards[: -dealt - 1 : -1]
+        for k, seat in enumerate(order):
+            hands[seat] = from_top[k :: len(order)]
+        del cards[-dealt:]
         self.hands = hands
         self.stock = cards  # the end of the list is the top: the next card drawn
         self.pile: list[Card] = []
@@ -234,7 +240,7 @@ class Game:
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
-        return list(legal)
+        return legal[:]
 
     def cards_in_play(self) -> dict[str, list[Card]]:
         """Where every card is: hands in seat order, the stock in drawing order, the pile
@@ -271,8 +277,24 @@ class Game:
         if kind == "play":
             if self.opening_queen:
                 self._order_opening(me, move)
-            else:
-                self._play_card(me, move.card, move.suit)  # type: ignore[arg-type]
+                return
+            # Inline, as the rest of a turn: a call costs as much as a few lines of it.
+            card: Card = move.card  # type: ignore[assignment]
+            hand = self.hands[me]
+            # By identity: list.remove would compare the cards before it one by one (and
+            # a count is cheaper than enumerate's tuples).
+            index = 0
+            for held in hand:
+                if held is card:
+                    del hand[index]
+                    break
+                index += 1  # noqa: SIM113 - cheaper than enumerate here
+            self.pile.append(card)
+            self.ordered_suit = suit = move.suit
+            self._lead = None
+            self.drew = False
+            self._log.append(("play", me, card, suit))
+            self._take_effect(me, card)
         elif kind == "draw":
             self._draw(me)
         else:
@@ -337,20 +359,6 @@ class Game:
         self._log.append(("order", me, move.card, move.suit))
         self._pass_turn(me, False, 0)
 
-    def _play_card(self, me: int, card: Card, suit: str | None) -> None:
-        hand = self.hands[me]
-        # By identity: list.remove would compare the cards before it one by one.
-        for index, held in enumerate(hand):
-            if held is card:
-                del hand[index]
-                break
-        self.pile.append(card)
-        self.ordered_suit = suit
-        self._lead = None
-        self.drew = False
-        self._log.append(("play", me, card, suit))
-        self._take_effect(me, card)
-
     def _take_effect(self, me: int, card: Card) -> None:
         """What a card just played (or turned up) does; the turn passes unless it must be
         covered."""
@@ -367,16 +375,31 @@ class Game:
             if self.round_over:
                 self.owed_draws = draw
                 return
-        self._pass_turn(me, skip, draw)
+        if skip or self.skip_pending:
+            self._pass_turn(me, skip, draw)
+        else:  # _pass_turn's plain case, inline
+            self.drew = False
+            self.to_move = self._next[me]
 
     def _draw(self, me: int) -> None:
-        self._draw_cards(me, 1)
+        stock = self.stock
+        if stock:  # _draw_cards(me, 1) when no restock is needed, inline
+            card = stock.pop()
+            self.hands[me].append(card)
+            self._log.append(("draw", me, 1, (card,)))
+        else:
+            self._draw_cards(me, 1)
         cover = self.cover
         if cover == COVER_ANY:
             return  # draw until a card covers
         if cover == COVER_SUIT or self.variant.after_draw == "pass":
             self._log.append(("pass", me))
-            self._pass_turn(me, False, 0)
+            if self.skip_pending:
+                self._pass_turn(me, False, 0)
+            else:  # _pass_turn's plain case, inline: a draw is every other move or so
+                self.cover = None
+                self.drew = False
+                self.to_move = self._next[me]
             return
         self.drew = True
         legal = self._compute_legal()
@@ -427,7 +450,7 @@ class Game:
             return False
         top = pile.pop()
         if self.variant.restock == "shuffle":
-            self._rng.shuffle(pile)
+            _shuffle(self._rng, pile)
         else:
             # Turned face down: the first card played in the pile is the first drawn.
             pile.reverse()
@@ -456,7 +479,7 @@ class Game:
             if seat in out:
                 outcomes[seat] = Outcome("out", out[seat])
             else:
-                outcomes[seat] = Outcome("hand", tuple(sorted(self.hands[seat], key=_deck_order)))
+                outcomes[seat] = Outcome("hand", _in_deck_order(self.hands[seat]))
         # The same as scoring every round again, at the cost of this round alone.
         self._result = score_match(self.variant, self._seats, [outcomes], since=self._result)
 
@@ -792,12 +815,29 @@ class Game:
             raise ValueError("The cards in play are not exactly the deck")
 
 
+_FACTORIALS = [math.factorial(n) for n in range(max(DECK_SIZES) + 1)]
+
+
+def _shuffle(rng: random.Random, cards: list[Card]) -> None:
+    """Shuffle `cards` in place, every order equally likely, from `rng` alone (so a seed
+    and a saved random state give the same shuffle): one random number below n! read as
+    the swaps of a Fisher-Yates shuffle, a single draw from `rng` where random.shuffle
+    makes one per card, in Python."""
+    n = len(cards)
+    code = rng.randrange(_FACTORIALS[n])
+    for i in range(n - 1, 0, -1):
+        code, j = divmod(code, i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
 _ORDER = {id(card): index for cards in OWN_CARDS.values() for index, card in enumerate(cards)}
+_BY_ID = {id(card): card for cards in OWN_CARDS.values() for card in cards}
 
 
-def _deck_order(card: Card) -> int:
-    """A card's place in deck order, faster than comparing Cards."""
-    return _ORDER[id(card)]
+def _in_deck_order(cards: list[Card]) -> tuple[Card, ...]:
+    """The engine's own cards sorted in deck order, by their ids: faster than comparing
+    Cards, or than a key function written in Python."""
+    return tuple(map(_BY_ID.__getitem__, sorted(map(id, cards), key=_ORDER.__getitem__)))
 
 
 def _card(code: Any) -> Card:

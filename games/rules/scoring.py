@@ -1,12 +1,13 @@
 """Scoring: card penalties, round outcomes, and a whole match's totals, losers and standings."""
 
 import functools
+import operator
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Literal
 
-from games.rules.cards import Card, deck, parse_card, parse_cards
+from games.rules.cards import DECK_SIZES, Card, deck, parse_card, parse_cards
 from games.rules.errors import RulesError, gettext_noop
 from games.rules.variants import Variant, check_players
 
@@ -109,11 +110,23 @@ def _hand_penalty(variant: Variant, cards: tuple[Card, ...]) -> int:
     return _penalty(variant, _card_values(variant), cards)
 
 
-def _penalty(variant: Variant, values: Mapping[Card, int], cards: tuple[Card, ...]) -> int:
+def _penalty(
+    variant: Variant,
+    values: Mapping[Card, int],
+    cards: tuple[Card, ...],
+    by_id: Mapping[int, int] | None = None,
+) -> int:
+    """The penalty of `cards`; `by_id` (`_value_tables`) finds the points of deck()'s own
+    card objects by identity, faster than hashing each card."""
     if variant.queens_only_penalty and cards and all(card.is_queen for card in cards):
         return sum(
             _queen_value(variant, card, _QUEEN_PENALTY, _BIG_QUEEN_PENALTY) for card in cards
         )
+    if by_id is not None:
+        try:
+            return sum([by_id[id(card)] for card in cards])
+        except KeyError:
+            pass  # a card that is not one of deck()'s objects
     return sum(values[card] for card in cards)
 
 
@@ -121,6 +134,21 @@ def _penalty(variant: Variant, values: Mapping[Card, int], cards: tuple[Card, ..
 def _card_values(variant: Variant) -> Mapping[Card, int]:
     """Points of every card in the variant's deck; a card missing is not in the deck."""
     return MappingProxyType({card: card_points(variant, card) for card in deck(variant.deck_size)})
+
+
+@functools.lru_cache(maxsize=64)
+def _value_tables(variant: Variant) -> tuple[Mapping[Card, int], Mapping[int, int]]:
+    """`_card_values`, and the same by the id() of deck()'s own card objects (made once and
+    kept for good, so no other object has their id): a game in play holds only these, and
+    an int hashes in C where a Card hashes in Python. One cache, as hashing a Variant
+    costs as much as the lookup."""
+    values = _card_values(variant)
+    by_id = {id(card): values[card] for card in deck(variant.deck_size)}
+    return values, MappingProxyType(by_id)
+
+
+# The ids of deck()'s own card objects, by deck size.
+_DECK_IDS = {size: frozenset(map(id, deck(size))) for size in DECK_SIZES}
 
 
 def score_hand(variant: Variant, cards: Iterable[Card] | str) -> int:
@@ -138,6 +166,11 @@ def score_hand(variant: Variant, cards: Iterable[Card] | str) -> int:
 def out_score(variant: Variant, card: Card) -> int:
     """Score of going out with `card`: 0, less the Queen bonus when `out_bonus` is on."""
     _check_in_deck(variant, card)
+    return _out_score(variant, card)
+
+
+def _out_score(variant: Variant, card: Card) -> int:
+    """`out_score` of a card known to be in the deck."""
     if variant.out_bonus and card.is_queen:
         return -_queen_value(variant, card, _QUEEN_BONUS, _BIG_QUEEN_BONUS)
     return 0
@@ -243,6 +276,17 @@ def _normalize_outcome(variant: Variant, player: Hashable, raw: Any) -> Outcome:
     raise _bad_outcome(player)
 
 
+def _normal(variant: Variant, outcome: Outcome) -> bool:
+    """Whether `outcome` is already what `_normalize_outcome` makes of it, once its cards
+    are known to be Cards (`_distinct_deck_cards`): going out with a card that need not be
+    covered, or holding a tuple of cards, as the outcomes of a game in play are."""
+    kind = outcome.kind
+    value = outcome.value
+    if kind == "out":
+        return type(value) is Card and not must_cover(variant, value)
+    return kind == "hand" and type(value) is tuple and bool(value)
+
+
 def _out_card(variant: Variant, player: Hashable, value: Any) -> Card:
     cards = _as_cards(value)
     if len(cards) != 1:
@@ -330,6 +374,22 @@ def _check_round_cards[P: Hashable](
                 _check_seen_again(comes_back, outcomes, held_back, card, first, player)
     if comes_back:
         _check_one_out_card_on_pile(outcomes, held_back)
+
+
+def _distinct_deck_cards[P: Hashable](variant: Variant, outcomes: dict[P, Outcome]) -> bool:
+    """Whether the cards of `outcomes` are deck()'s own objects for the variant's deck, each
+    given once, as in a game in play: then they are all in the deck and no card is given
+    twice, which is found by identity rather than by hashing every card."""
+    ids: list[int] = []
+    for outcome in outcomes.values():
+        value = outcome.value
+        if type(value) is tuple:
+            ids += map(id, value)
+        elif type(value) is Card:
+            ids.append(id(value))
+        elif type(value) is not int:
+            return False
+    return len(set(ids)) == len(ids) and _DECK_IDS[variant.deck_size].issuperset(ids)
 
 
 def _check_seen_again[P: Hashable](
@@ -497,6 +557,10 @@ def _read_round[P: Hashable](
     raw_round: Any,
 ) -> dict[P, Outcome]:
     """Outcomes of one round in seat order, or RulesError (without the round number)."""
+    outcomes = _played_round(variant, active, raw_round)
+    if outcomes is not None:
+        _check_round_end(variant, outcomes)
+        return outcomes
     if not isinstance(raw_round, Mapping):
         raise RulesError(
             gettext_noop("A round maps each player to an outcome, not %(value)s"),
@@ -515,7 +579,7 @@ def _read_round[P: Hashable](
                 {"player": key, "lost": lost_in[key] + 1},
                 player=key,
             )
-    outcomes: dict[P, Outcome] = {}
+    outcomes = {}
     for player in active:
         if player not in raw_round:
             raise RulesError(
@@ -534,12 +598,36 @@ def _read_round[P: Hashable](
     return outcomes
 
 
-def _score(variant: Variant, values: Mapping[Card, int], outcome: Outcome) -> int:
+def _played_round[P: Hashable](
+    variant: Variant, active: list[P], raw_round: Any
+) -> dict[P, Outcome] | None:
+    """The outcomes of a round as a game in play gives them, when every check of
+    `_read_round` but the round's end is sure to pass, in one look: an Outcome in normal
+    form (`_normal`) for each player still in and no one else, and deck()'s own cards, each
+    once (`_distinct_deck_cards`). None for anything else, which `_read_round` checks."""
+    if type(raw_round) is not dict or len(raw_round) != len(active):
+        return None
+    outcomes: dict[P, Outcome] = {}
+    for player in active:
+        outcome = raw_round.get(player)
+        if type(outcome) is not Outcome or not _normal(variant, outcome):
+            return None
+        outcomes[player] = outcome
+    # A bool key is refused even where it equals a seat number (True == 1).
+    if bool in map(type, raw_round):
+        return None
+    return outcomes if _distinct_deck_cards(variant, outcomes) else None
+
+
+def _score(
+    variant: Variant, values: Mapping[Card, int], by_id: Mapping[int, int], outcome: Outcome
+) -> int:
+    # The cards were checked to be in the deck (`_check_round_cards`).
     match outcome.kind:
         case "out":
-            return out_score(variant, outcome.value)  # type: ignore[arg-type]
+            return _out_score(variant, outcome.value)  # type: ignore[arg-type]
         case "hand":
-            return _penalty(variant, values, outcome.value)  # type: ignore[arg-type]
+            return _penalty(variant, values, outcome.value, by_id)  # type: ignore[arg-type]
         case _:
             return outcome.value  # type: ignore[return-value]
 
@@ -557,14 +645,17 @@ def rank_players[P: Hashable](
 
     standings: list[list[P]] = []
     previous = None
-    # sorted() is stable, so tied players stay in seat order.
-    for player in sorted(players, key=key):
-        if key(player) == previous:
+    # sorted() is stable, so tied players stay in seat order; each key is made once.
+    for place, player in sorted([(key(player), player) for player in players], key=_first):
+        if place == previous:
             standings[-1].append(player)
         else:
             standings.append([player])
-            previous = key(player)
+            previous = place
     return standings
+
+
+_first = operator.itemgetter(0)
 
 
 def score_match[P: Hashable](
@@ -582,10 +673,13 @@ def score_match[P: Hashable](
     only the rounds after those, scored from where it stopped: the same result as scoring
     every round again, at the cost of the new rounds alone (a game in play scores each
     round as it ends)."""
-    seated = _check_seating(players)
-    check_players(variant, len(seated))
+    if since is not None and players is since.players and variant is since.variant:
+        seated = since.players  # seated and checked when `since` was scored
+    else:
+        seated = _check_seating(players)
+        check_players(variant, len(seated))
     seats = frozenset(seated)
-    values = _card_values(variant)
+    values, by_id = _value_tables(variant)
     totals = dict.fromkeys(seated, 0)
     active = list(seated)
     lost_in: dict[P, int] = {}
@@ -619,7 +713,7 @@ def score_match[P: Hashable](
         events: list[tuple[P, str]] = []
         counted = False
         for player, outcome in outcomes.items():
-            scores[player] = score = _score(variant, values, outcome)
+            scores[player] = score = _score(variant, values, by_id, outcome)
             counted = counted or outcome.kind == "points"
             total = totals[player] + score
             if total == 101 and variant.reset_at_101:

@@ -102,7 +102,8 @@ def test_a_bot_chooses_the_same_whatever_the_cards_it_cannot_see(name, table, va
     bot = make_bot(name, seed=3, **bot_options(name))
     step, most = (3, 12) if name == "expert" else (1, 40)
     checked = 0
-    games = decisions(variant, players, random_policy(rng), seed=8, matches=3)
+    # A seed where no position checked has its hidden cards dealt again in the same order.
+    games = decisions(variant, players, random_policy(rng), seed=9, matches=3)
     for number, game in enumerate(games):
         seat = game.to_move
         if number % step or len(game.legal_moves()) == 1:

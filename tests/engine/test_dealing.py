@@ -40,7 +40,8 @@ def test_a_game_needs_a_variant():
 @pytest.mark.parametrize("name", list(PRESETS))
 def test_every_seat_is_dealt_its_hand_and_the_rest_is_the_stock(name, players):
     variant = PRESETS[name]
-    game = Game.new(variant, players=players, seed=11)
+    # A seed whose turned-up card (aaow) makes nobody draw, at every table.
+    game = Game.new(variant, players=players, seed=13)
     view = game.view(0)
     counts = view["hand_counts"]
     leader = view["leader"]

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from games import rules
-from games.rules import PRESETS, Outcome, RulesError, parse_card, score_match
+from games.rules import PRESETS, Outcome, RulesError, deck, parse_card, parse_cards, score_match
 
 AAOW, CLASSIC, CONVENTIONS = PRESETS["aaow"], PRESETS["classic"], PRESETS["conventions"]
 ANN, BOB, CAT = "Ann", "Bob", "Cat"
@@ -553,3 +553,60 @@ def test_cards_that_cannot_come_back_are_refused(
     error = rejected(variant, players, [outcomes])
     assert str(error) == f"Round 1: {message}"
     assert error.player == player
+
+
+def _own_outcomes(variant: Any, outcomes: dict[Any, Any]) -> dict[Any, Outcome]:
+    """The same outcomes as Outcome objects holding deck()'s own cards, as a game in play
+    gives them to score_match (the objects it checks by identity)."""
+    own = {card: card for card in deck(variant.deck_size)}
+    made = {}
+    for player, raw in outcomes.items():
+        ((kind, value),) = raw.items()
+        if kind == "hand":
+            made[player] = Outcome(kind, tuple(own.get(c, c) for c in parse_cards(value)))
+        elif kind == "out":
+            made[player] = Outcome(kind, own.get(parse_card(value), parse_card(value)))
+        else:
+            made[player] = Outcome(kind, value)
+    return made
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "outcomes"),
+    [
+        (CLASSIC, TABLE, {ANN: {"out": "Q♠"}, BOB: {"hand": "Q♠ A♣"}, CAT: {"hand": "9♥"}}),
+        (CLASSIC, TABLE, {ANN: {"out": "Q♠"}, BOB: {"hand": "A♣ 9h Тк"}, CAT: {"hand": "7♥"}}),
+        (CLASSIC, TABLE, {ANN: {"out": "Q♠"}, BOB: {"hand": "9♥ 5♠"}, CAT: {"hand": "7♥"}}),
+        (CLASSIC, TABLE, {ANN: {"out": "6♠"}, BOB: {"hand": "9♥"}, CAT: {"hand": "7♥"}}),
+        (CLASSIC, TABLE, {ANN: {"out": "Q♠"}, BOB: {"out": "9♥"}, CAT: {"hand": "7♥"}}),
+        (CLASSIC, TABLE, {ANN: {"out": "Q♠"}, BOB: {"out": "Q♠"}, CAT: {"hand": "7♥"}}),
+        (AAOW, [ANN, BOB], {ANN: {"out": "8♠"}, BOB: {"hand": "9♥"}}),
+        (AAOW, [ANN, BOB], {ANN: {"out": "Q♠"}, BOB: {"hand": "7♥ Q♠"}}),
+        (AAOW, TABLE, {ANN: {"out": "7♥"}, BOB: {"out": "Q♠"}, CAT: {"hand": "Q♠ 7h A♣"}}),
+        (AAOW, TABLE, {ANN: {"out": "Q♠"}, BOB: {"out": "Q♠"}, CAT: {"hand": "Q♠"}}),
+        (AAOW, TABLE, {ANN: {"out": "7♥"}, BOB: {"out": "Q♠"}, CAT: {"hand": "A♣ 9h Тк"}}),
+        (AAOW, TABLE, {ANN: {"out": "7♥"}, BOB: {"hand": "Q♠"}, CAT: {"hand": "A♣"}}),
+        (AAOW, [0, 1], {0: {"out": "7♥"}, True: {"hand": "Q♠"}}),
+        (AAOW, [0, 1], {0: {"out": "7♥"}, 1: {"hand": "Q♠"}, 2: {"hand": "A♣"}}),
+        (AAOW, [0, 1, 2], {0: {"out": "7♥"}, 1: {"hand": "Q♠"}}),
+    ],
+)
+def test_outcomes_holding_the_decks_own_cards_are_refused_as_the_same_in_codes(
+    variant: Any, players: list[Any], outcomes: dict[Any, Any]
+) -> None:
+    error = rejected(variant, players, [outcomes])
+    own = rejected(variant, players, [_own_outcomes(variant, outcomes)])
+    assert (str(own), own.player, own.round) == (str(error), error.player, error.round)
+
+
+def test_outcomes_holding_the_decks_own_cards_score_as_the_same_in_codes() -> None:
+    rounds = [
+        {ANN: {"out": "Q♠"}, BOB: {"hand": "9♥ A♣"}, CAT: {"hand": "Q♥ Q♦"}},
+        {ANN: {"hand": "10♠ K♠"}, BOB: {"out": "Q♥"}, CAT: {"hand": "6♣"}},
+    ]
+    own = [_own_outcomes(CONVENTIONS, outcomes) for outcomes in rounds]
+    assert score_match(CONVENTIONS, TABLE, own) == score_match(CONVENTIONS, TABLE, rounds)
+    earlier = score_match(CONVENTIONS, TABLE, own[:1])
+    assert score_match(CONVENTIONS, TABLE, own[1:], since=earlier) == score_match(
+        CONVENTIONS, TABLE, rounds
+    )
