@@ -118,6 +118,8 @@ class Match(models.Model):
     # When the match finished: set as it finishes, kept through corrections that leave it
     # finished, cleared when it runs again. Statistics and ratings go in this order.
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True, db_index=True)
+    # The creator may keep a match out of the ratings (a practice game, a mistake).
+    rated = models.BooleanField(_("rated"), default=True)
 
     objects = MatchQuerySet.as_manager()
 

@@ -7,6 +7,7 @@ matches themselves by ascending id. Players are keyed by seat position, never by
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -16,7 +17,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import owners
+from games import owners, signals
 from games.models import Correction, Entry, Match, Player, Round, Seat
 from games.rules import PRESETS, RulesError, Variant, parse_cards, score_match
 from games.rules.scoring import RoundResult
@@ -141,7 +142,11 @@ def delete_match(*, match: Match, by) -> None:
             raise NotAllowed(_("This match is a tournament table and cannot be deleted."))
         if by.pk != match.created_by_id:
             raise NotAllowed(_("Only the match's creator can delete it."))
+        finished_at, pk = match.finished_at, match.pk
+        players = list(match.seats.values_list("player_id", flat=True))
         match.delete()
+        match.pk = pk
+        _results_changed(match, finished_at, players=players)
 
 
 def add_scorekeeper(*, match: Match, username: str, by):
@@ -172,6 +177,21 @@ def remove_scorekeeper(*, match: Match, user, by) -> None:
         _check_creator(match, by)
         match.scorekeepers.remove(user)
         _changed(match)
+
+
+def set_rated(*, match: Match, rated: bool, by) -> None:
+    """The creator counts the match in the ratings or keeps it out (a practice game)."""
+    with transaction.atomic():
+        match = _lock(match)
+        if by.pk != match.created_by_id:
+            raise NotAllowed(_("Only the match's creator can choose whether it is rated."))
+        if match.rated == rated:
+            return
+        match.rated = rated
+        match.version += 1
+        match.save(update_fields=["rated", "version", "updated_at"])
+        owners.owner_of(match).changed(match)
+        _results_changed(match, match.finished_at)
 
 
 def close_match(*, match: Match, by) -> None:
@@ -542,6 +562,7 @@ def _rescore(match: Match, seats: list[Seat], rounds: RoundRows) -> None:
             )
         )
     match.status = Match.Status.FINISHED if ended else Match.Status.RUNNING
+    finished_before = match.finished_at
     if not ended:
         match.finished_at = None
     elif match.finished_at is None:
@@ -549,6 +570,21 @@ def _rescore(match: Match, seats: list[Seat], rounds: RoundRows) -> None:
     match.version += 1
     match.save(update_fields=["status", "closed_early", "finished_at", "version", "updated_at"])
     owners.owner_of(match).changed(match)
+    _results_changed(match, finished_before, match.finished_at)
+
+
+def _results_changed(
+    match: Match, *times: datetime.datetime | None, players: Sequence[int] | None = None
+) -> None:
+    """Tell the apps that read finished results (ratings) what a change touched, if the
+    match was or is finished."""
+    finished = [time for time in times if time is not None]
+    if finished:
+        if players is None:
+            players = list(match.seats.values_list("player_id", flat=True))
+        signals.results_changed.send(
+            sender=Match, preset=match.preset, since=(min(finished), match.pk), players=players
+        )
 
 
 def _places(standings: list[list[Any]]) -> list[tuple[int, list[Any]]]:

@@ -1,8 +1,9 @@
-"""Every account gets its player, so it can be picked when a match is created."""
+"""Every account gets its player, so it can be picked when a match is created; and the
+signal by which apps built on this one (statistics, ratings) hear that results changed."""
 
 from django.conf import settings
 from django.db.models.signals import post_save
-from django.dispatch import receiver
+from django.dispatch import Signal, receiver
 
 from games.models import Player
 
@@ -11,3 +12,12 @@ from games.models import Player
 def create_player_for_new_account(sender, instance, created: bool, raw: bool = False, **kwargs):
     if created and not raw:
         Player.objects.get_or_create(user=instance, defaults={"name": instance.get_username()})
+
+
+results_changed = Signal()
+"""Sent by the services, inside the writing transaction and after the match's own lock, when
+what finished matches say about their players may have changed: a match finished, a finished
+one was corrected, reopened, deleted, or marked rated or unrated. Keyword arguments: `preset`
+(the rules' pool), `since`, the (finished_at, match id) of the earliest finished result the
+change touches (every finished match of that preset from there on may read differently), and
+`players`, the ids of the match's players."""

@@ -8,3 +8,6 @@ from django.utils.translation import gettext_lazy as _
 class StatsConfig(AppConfig):
     name = "stats"
     verbose_name = _("Statistics")
+
+    def ready(self) -> None:
+        from stats import signals  # noqa: F401  (connects the ratings to results_changed)

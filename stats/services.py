@@ -1,0 +1,137 @@
+"""The only code that writes ratings: a pool rated again from a point in the order in which
+its matches finished (finished_at, then id), which is also how a full rebuild goes, so that
+the two always agree.
+
+Locks: a recomputation runs inside the transaction of the change that caused it, after that
+change's match locks, and takes the pool's row last; a rebuild takes only the pool's row.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable
+
+from django.db import transaction
+from django.db.models import F, Q, Window
+from django.db.models.functions import RowNumber
+
+from games.models import Match
+from games.results import finished_results
+from stats.models import Rating, RatingChange, RatingPool
+from stats.ratings import Skill, replay
+
+type Since = tuple[datetime.datetime, int]
+
+
+def recompute(*, preset: str, since: Since | None = None, players: Iterable[int] = ()) -> int:
+    """Rate every rated, finished match of `preset` from `since` (finished_at, match id) on
+    again, from the ratings the matches before it left (None: the whole pool, a rebuild);
+    `players` are those of the match that changed, whose ratings it may have left (a deleted
+    match's changes are gone with it). Returns the number of matches rated."""
+    with transaction.atomic():
+        pool = _lock_pool(preset)
+        stale = RatingChange.objects.filter(pool=pool)
+        matches = Match.objects.filter(preset=preset, status=Match.Status.FINISHED, rated=True)
+        if since is not None:
+            stale = stale.filter(_from(since, "match_id"))
+            matches = matches.filter(_from(since, "pk"))
+        touched = set(stale.values_list("player_id", flat=True).distinct()) | set(players)
+        stale.delete()
+        order = list(matches.order_by("finished_at", "pk").values_list("pk", "finished_at"))
+        seats = finished_results(Match.objects.filter(pk__in=[pk for pk, _ in order]))
+        players = touched | {seat.player_id for rows in seats.values() for seat in rows}
+        skills = _starting_skills(pool, players, touched, rebuild=since is None)
+        finished_at = dict(order)
+        changes = [
+            RatingChange(
+                pool=pool,
+                match_id=change.match,
+                player_id=change.player,
+                finished_at=finished_at[change.match],
+                mu_before=change.before.mu,
+                sigma_before=change.before.sigma,
+                mu_after=change.after.mu,
+                sigma_after=change.after.sigma,
+                matches_after=change.after.matches,
+            )
+            for change in replay(
+                skills, ((pk, {s.player_id: s.place for s in seats[pk]}) for pk, _ in order)
+            )
+        ]
+        RatingChange.objects.bulk_create(changes, batch_size=1000)
+        _store_current(pool, players, skills, rebuild=since is None)
+        pool.version += 1
+        pool.save(update_fields=["version"])
+    return len(order)
+
+
+def rebuild(presets: Iterable[str]) -> dict[str, int]:
+    """Every pool rated from scratch: the number of matches rated in each."""
+    return {preset: recompute(preset=preset) for preset in presets}
+
+
+def _lock_pool(preset: str) -> RatingPool:
+    RatingPool.objects.get_or_create(preset=preset)
+    return RatingPool.objects.select_for_update().get(preset=preset)
+
+
+def _from(since: Since, id_field: str) -> Q:
+    """Matches at `since` or after it in the order (finished_at, id)."""
+    at, pk = since
+    return Q(finished_at__gt=at) | Q(finished_at=at, **{f"{id_field}__gte": pk})
+
+
+def _starting_skills(
+    pool: RatingPool, players: set[int], touched: set[int], *, rebuild: bool
+) -> dict[int, Skill]:
+    """Each player's rating before the matches to rate: the current one for players none of
+    whose changes were undone; for the others, their last change that remains."""
+    if rebuild:
+        return {}
+    skills = {
+        rating.player_id: rating.skill
+        for rating in Rating.objects.filter(pool=pool, player_id__in=players - touched)
+    }
+    newest = Window(
+        RowNumber(),
+        partition_by=[F("player_id")],
+        order_by=[F("finished_at").desc(), F("match_id").desc()],
+    )
+    remaining = (
+        RatingChange.objects.filter(pool=pool, player_id__in=touched)
+        .annotate(newest=newest)
+        .filter(newest=1)
+        .only("player_id", "mu_after", "sigma_after", "matches_after")
+    )
+    for change in remaining:
+        skills[change.player_id] = change.after
+    return skills
+
+
+def _store_current(
+    pool: RatingPool, players: set[int], skills: dict[int, Skill], *, rebuild: bool
+) -> None:
+    if rebuild:
+        Rating.objects.filter(pool=pool).delete()
+    else:
+        # A player whose every rated match was undone has no rating any more.
+        Rating.objects.filter(pool=pool, player_id__in=players - set(skills)).delete()
+    rows = [
+        Rating(
+            pool=pool,
+            player_id=player,
+            mu=skill.mu,
+            sigma=skill.sigma,
+            matches=skill.matches,
+            shown=skill.shown,
+        )
+        for player, skill in skills.items()
+        if rebuild or player in players
+    ]
+    Rating.objects.bulk_create(
+        rows,
+        batch_size=1000,
+        update_conflicts=True,
+        unique_fields=["pool", "player"],
+        update_fields=["mu", "sigma", "matches", "shown"],
+    )
