@@ -1,0 +1,130 @@
+"""What statistics read: a player's finished matches under a filter, and the figures of a
+profile as SQL aggregates (a fixed number of queries however many matches there are).
+
+Per-match results (place, total, loss, rounds gone out) come from `games.results`, the query
+tournament standings read too; the aggregates here count the same rows in the database.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+
+from django.db.models import (
+    Avg,
+    Count,
+    ExpressionWrapper,
+    F,
+    FloatField,
+    Max,
+    Min,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+)
+from django.db.models.fields.json import KeyTextTransform
+from django.db.models.functions import Concat
+from django.utils import timezone
+
+from games.models import Entry, Match, Seat
+
+PERIODS = ("all", "year", "30d")
+QUEENS_ONLY = r"^Q[SHDC]( Q[SHDC])*$"  # a hand of Queens alone, as stored ("QS QH")
+
+
+@dataclass(frozen=True)
+class Filters:
+    """Which finished matches count: a preset, a kind of match, a period (all time, this
+    year, the last 30 days)."""
+
+    preset: str | None = None
+    kind: str | None = None
+    period: str = "all"
+
+    def matches(self, now: datetime.datetime | None = None) -> QuerySet[Match]:
+        found = Match.objects.filter(status=Match.Status.FINISHED)
+        if self.preset:
+            found = found.filter(preset=self.preset)
+        if self.kind:
+            found = found.filter(kind=self.kind)
+        start = self.start(now or timezone.now())
+        if start is not None:
+            found = found.filter(finished_at__gte=start)
+        return found
+
+    def start(self, now: datetime.datetime) -> datetime.datetime | None:
+        if self.period == "year":
+            local = timezone.localtime(now)
+            return local.replace(month=1, day=1, hour=0, minute=0, second=0, microsecond=0)
+        if self.period == "30d":
+            return now - datetime.timedelta(days=30)
+        return None
+
+
+@dataclass(frozen=True)
+class Summary:
+    """A player's figures over the finished matches a filter lets through."""
+
+    matches: int
+    wins: int
+    average_place: float | None  # scaled for table size: 1 always first, 0 always last
+    rounds: int
+    average_score: float | None  # points a round, going out's negative scores included
+    went_out: int
+    out_with_queen: int
+    out_with_big_queen: int
+    queens_only: int
+    resets_101: int
+    resets_100: int
+    losses: int
+    average_loss_round: float | None
+    best_total: int | None
+    worst_total: int | None
+
+    @property
+    def win_rate(self) -> float | None:
+        return self.wins / self.matches if self.matches else None
+
+
+def seats_of(player_id: int, filters: Filters) -> QuerySet[Seat]:
+    """The player's seats in the finished matches the filter lets through."""
+    return Seat.objects.filter(player_id=player_id, match__in=filters.matches())
+
+
+def summary(player_id: int, filters: Filters) -> Summary:
+    """The profile's figures, in two queries."""
+    table_size = (
+        Seat.objects.filter(match=OuterRef("match"))
+        .order_by()
+        .values("match")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
+    seats = seats_of(player_id, filters).annotate(table_size=Subquery(table_size))
+    scaled = ExpressionWrapper(
+        (F("table_size") - F("place")) * 1.0 / (F("table_size") - 1), output_field=FloatField()
+    )
+    by_seat = seats.aggregate(
+        matches=Count("pk"),
+        wins=Count("pk", filter=Q(place=1)),
+        average_place=Avg(scaled),
+        losses=Count("pk", filter=Q(lost_in_round__isnull=False)),
+        average_loss_round=Avg("lost_in_round"),
+        best_total=Min("total"),
+        worst_total=Max("total"),
+    )
+    big_queen = Concat(Value("Q"), KeyTextTransform("big_queen", "round__match__options"))
+    out = Q(kind=Entry.Kind.OUT)
+    by_round = Entry.objects.filter(seat__in=seats_of(player_id, filters)).aggregate(
+        rounds=Count("pk"),
+        average_score=Avg("score"),
+        went_out=Count("pk", filter=out),
+        out_with_queen=Count("pk", filter=out & Q(cards__startswith="Q")),
+        out_with_big_queen=Count("pk", filter=out & Q(cards=big_queen)),
+        queens_only=Count("pk", filter=Q(kind=Entry.Kind.HAND, cards__regex=QUEENS_ONLY)),
+        resets_101=Count("pk", filter=Q(event=Entry.Event.RESET_TO_0)),
+        resets_100=Count("pk", filter=Q(event=Entry.Event.RESET_TO_50)),
+    )
+    return Summary(**by_seat, **by_round)
