@@ -15,6 +15,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("", include("games.urls")),
     path("tournaments/", include("tournaments.urls")),
+    path("players/", include("stats.urls")),
     path("accounts/", include("allauth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

@@ -87,6 +87,21 @@ class Summary:
     def win_rate(self) -> float | None:
         return self.wins / self.matches if self.matches else None
 
+    @property
+    def win_percent(self) -> int | None:
+        return round(100 * self.wins / self.matches) if self.matches else None
+
+
+def table_size() -> Subquery:
+    """The number of seats at the match of the seat at hand (for Seat querysets)."""
+    return Subquery(
+        Seat.objects.filter(match=OuterRef("match"))
+        .order_by()
+        .values("match")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
+
 
 def seats_of(player_id: int, filters: Filters) -> QuerySet[Seat]:
     """The player's seats in the finished matches the filter lets through."""
@@ -95,14 +110,7 @@ def seats_of(player_id: int, filters: Filters) -> QuerySet[Seat]:
 
 def summary(player_id: int, filters: Filters) -> Summary:
     """The profile's figures, in two queries."""
-    table_size = (
-        Seat.objects.filter(match=OuterRef("match"))
-        .order_by()
-        .values("match")
-        .annotate(count=Count("pk"))
-        .values("count")
-    )
-    seats = seats_of(player_id, filters).annotate(table_size=Subquery(table_size))
+    seats = seats_of(player_id, filters).annotate(table_size=table_size())
     scaled = ExpressionWrapper(
         (F("table_size") - F("place")) * 1.0 / (F("table_size") - 1), output_field=FloatField()
     )
@@ -128,3 +136,64 @@ def summary(player_id: int, filters: Filters) -> Summary:
         resets_100=Count("pk", filter=Q(event=Entry.Event.RESET_TO_50)),
     )
     return Summary(**by_seat, **by_round)
+
+
+@dataclass(frozen=True)
+class Opponent:
+    """Someone a player met: in how many finished matches, and who finished ahead how often
+    (a tie counts for neither)."""
+
+    player_id: int
+    name: str
+    together: int
+    ahead: int  # the player finished ahead of this opponent
+    behind: int
+
+
+def opponents(player_id: int, filters: Filters, only: int | None = None) -> list[Opponent]:
+    """Every opponent met in the finished matches the filter lets through (or only the one
+    whose id is `only`), most met first (one query)."""
+    mine = seats_of(player_id, filters)
+    my_place = Subquery(
+        Seat.objects.filter(match=OuterRef("match"), player_id=player_id).values("place")[:1]
+    )
+    theirs = Seat.objects.filter(match__in=mine.values("match")).exclude(player_id=player_id)
+    if only is not None:
+        theirs = theirs.filter(player_id=only)
+    rows = (
+        theirs.annotate(my_place=my_place)
+        .values("player_id", "player__name")
+        .annotate(
+            together=Count("match", distinct=True),
+            ahead=Count("pk", filter=Q(place__gt=F("my_place"))),
+            behind=Count("pk", filter=Q(place__lt=F("my_place"))),
+        )
+        .order_by("-together", "player__name", "player_id")
+    )
+    return [
+        Opponent(
+            row["player_id"], row["player__name"], row["together"], row["ahead"], row["behind"]
+        )
+        for row in rows
+    ]
+
+
+def common_matches(a: int, b: int, filters: Filters) -> QuerySet[Match]:
+    """The finished matches both players sat in, the latest first."""
+    return (
+        filters.matches()
+        .filter(seats__player_id=a)
+        .filter(seats__player_id=b)
+        .order_by("-finished_at", "-pk")
+    )
+
+
+def recent_seats(player_id: int, filters: Filters, count: int) -> list[Seat]:
+    """The player's last `count` finished matches (their seats, matches and table sizes),
+    the latest first (one query)."""
+    return list(
+        seats_of(player_id, filters)
+        .annotate(table_size=table_size())
+        .select_related("match")
+        .order_by("-match__finished_at", "-match_id")[:count]
+    )

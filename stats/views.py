@@ -1,0 +1,98 @@
+"""Player profiles and head-to-head pages."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
+from django.utils.formats import date_format
+
+from games.models import Player
+from games.validators import MAX_ID
+from stats import charts, queries
+from stats.forms import FiltersForm
+from stats.models import Rating, RatingChange
+
+RECENT = 10  # matches listed on a profile
+PLACES = 30  # matches in the places chart
+RATING_POINTS = 300  # changes in the rating chart, the latest
+OPPONENTS = 30
+COMMON = 100  # common matches listed on a head-to-head page
+
+
+def profile(request: HttpRequest, pk: int) -> HttpResponse:
+    player = get_object_or_404(Player.objects.select_related("user"), pk=pk)
+    form = FiltersForm(request.GET or None)
+    filters = form.filters()
+    ratings = list(
+        Rating.objects.filter(player=player).select_related("pool").order_by("-matches", "pk")
+    )
+    pool = filters.preset or (ratings[0].pool.preset if ratings else None)
+    rating = next((r for r in ratings if r.pool.preset == pool), None)
+    recent = queries.recent_seats(player.pk, filters, max(RECENT, PLACES))
+    context = {
+        "player": player,
+        "form": form,
+        "filters": filters,
+        "figures": queries.summary(player.pk, filters),
+        "ratings": ratings,
+        "rating": rating,
+        "rating_chart": _rating_chart(player, pool, filters),
+        "places_chart": charts.places(
+            [
+                (
+                    seat.place,
+                    seat.table_size,
+                    date_format(seat.match.finished_at, "SHORT_DATE_FORMAT"),
+                )
+                for seat in reversed(recent[:PLACES])
+            ]
+        ),
+        "recent": recent[:RECENT],
+        "opponents": queries.opponents(player.pk, filters)[:OPPONENTS],
+    }
+    return render(request, "stats/profile.html", context)
+
+
+def _rating_chart(player: Player, pool: str | None, filters: queries.Filters):
+    if pool is None:
+        return None
+    changes = RatingChange.objects.filter(player=player, pool__preset=pool)
+    if filters.kind:
+        changes = changes.filter(match__kind=filters.kind)
+    start = filters.start(timezone.now())
+    if start is not None:
+        changes = changes.filter(finished_at__gte=start)
+    latest = list(
+        changes.order_by("-finished_at", "-match_id").only(
+            "finished_at", "mu_after", "sigma_after", "matches_after"
+        )[:RATING_POINTS]
+    )[::-1]
+    return charts.line(
+        [change.after.shown for change in latest],
+        [date_format(change.finished_at, "SHORT_DATE_FORMAT") for change in latest],
+    )
+
+
+def head_to_head(request: HttpRequest, pk: int, other: int) -> HttpResponse:
+    if pk == other or max(pk, other) > MAX_ID:
+        raise Http404
+    players = Player.objects.in_bulk([pk, other])
+    if len(players) != 2:
+        raise Http404
+    form = FiltersForm(request.GET or None)
+    filters = form.filters()
+    matches = queries.common_matches(pk, other, filters).prefetch_related("seats__player")
+    rows = []
+    for match in matches[:COMMON]:
+        seats = {seat.player_id: seat for seat in match.seats.all()}
+        rows.append((match, seats[pk], seats[other]))
+    met = queries.opponents(pk, filters, only=other)
+    context = {
+        "player": players[pk],
+        "other": players[other],
+        "form": form,
+        "rows": rows,
+        "met": met[0] if met else None,
+    }
+    return render(request, "stats/head_to_head.html", context)

@@ -1,0 +1,83 @@
+"""Profiles and head-to-head pages as a visitor sees them."""
+
+import pytest
+from django.urls import reverse
+
+from games.models import Player
+from stats.models import Rating
+from tests.conftest import make_match, play_out, record
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def played(alice):
+    first = make_match(alice, ["alice", "Dan", "Eve"])
+    play_out(first, alice, winner_index=0)
+    second = make_match(alice, ["Dan", "alice"])
+    play_out(second, alice, winner_index=0)
+    running = make_match(alice, ["alice", "Dan"])
+    record(running, alice, {"alice": {"out": "QS"}, "Dan": {"hand": "AC"}})
+    return first, second
+
+
+def pid(name):
+    return Player.objects.get(name=name).pk
+
+
+def test_a_profile_shows_figures_ratings_charts_matches_and_opponents(client, played):
+    first, second = played
+    body = client.get(reverse("stats:profile", args=[pid("alice")])).content.decode()
+    assert "<h1>alice" in body
+    rating = Rating.objects.get(player__name="alice")
+    assert f"<strong>{rating.shown}</strong>" in body and rating.matches == 2
+    assert body.count('class="rating-dot"') == 2  # two rated matches
+    assert body.count('class="place-bar') == 2
+    assert first.get_absolute_url() in body and second.get_absolute_url() in body
+    assert reverse("stats:head_to_head", args=[pid("alice"), pid("Dan")]) in body
+    assert reverse("stats:head_to_head", args=[pid("alice"), pid("Eve")]) in body
+
+
+def test_a_guest_with_no_finished_match_gets_an_empty_profile(client, played):
+    nobody = Player.objects.create(name="Newcomer")
+    response = client.get(reverse("stats:profile", args=[nobody.pk]))
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert "No finished match counts under these filters yet." in body
+    assert "No opponents met yet." in body
+
+
+def test_filters_narrow_the_profile_and_bad_values_say_so(client, played):
+    url = reverse("stats:profile", args=[pid("alice")])
+    body = client.get(url, {"preset": "aaow"}).content.decode()
+    assert "No finished match counts under these filters yet." in body
+    response = client.get(url, {"preset": "poker", "period": "ever"})
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert body.count("Select a valid choice") == 2
+    assert "<dd>2</dd>" in body  # the matches, over every preset and all time
+
+
+def test_a_head_to_head_page_counts_who_finished_ahead(client, played):
+    first, second = played
+    response = client.get(reverse("stats:head_to_head", args=[pid("alice"), pid("Dan")]))
+    body = response.content.decode()
+    assert "alice against Dan" in body
+    assert first.get_absolute_url() in body and second.get_absolute_url() in body
+    # alice won the first match, Dan the second.
+    assert body.count('class="winner"') == 2
+    figures = body[body.index('class="figures"') : body.index("</dl>")]
+    assert figures.count("<dd>2</dd>") == 1 and figures.count("<dd>1</dd>") == 2
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/players/0/",
+        "/players/99999999999999999999999/",
+        "/players/1/vs/1/",
+        "/players/1/vs/99999999999999999999999/",
+    ],
+)
+def test_players_that_do_not_exist_are_not_found(client, played, path):
+    assert client.get(path).status_code == 404
