@@ -29,6 +29,8 @@ from django.db.models.functions import Concat
 from django.utils import timezone
 
 from games.models import Entry, Match, Seat
+from stats.models import Rating, RatingChange
+from stats.ratings import PROVISIONAL_UNDER
 
 PERIODS = ("all", "year", "30d")
 QUEENS_ONLY = r"^Q[SHDC]( Q[SHDC])*$"  # a hand of Queens alone, as stored ("QS QH")
@@ -197,3 +199,45 @@ def recent_seats(player_id: int, filters: Filters, count: int) -> list[Seat]:
         .select_related("match")
         .order_by("-match__finished_at", "-match_id")[:count]
     )
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """A line of a leaderboard."""
+
+    player_id: int
+    name: str
+    shown: int
+    mu: float
+    sigma: float
+    matches: int  # rated matches in the pool (in the period, when one is chosen)
+    provisional: bool
+
+
+def leaderboard(board) -> list[Ranked]:
+    """The pool's ratings, best first, of players with at least `board.least` rated matches
+    (counted in the period when one is chosen); one query."""
+    ratings = Rating.objects.filter(pool__preset=board.preset)
+    start = Filters(period=board.period).start(timezone.now())
+    if start is None:
+        ratings = ratings.annotate(counted=F("matches"))
+    else:
+        in_period = (
+            RatingChange.objects.filter(
+                pool=OuterRef("pool"), player=OuterRef("player"), finished_at__gte=start
+            )
+            .order_by()
+            .values("player")
+            .annotate(count=Count("pk"))
+            .values("count")
+        )
+        ratings = ratings.annotate(counted=Subquery(in_period))
+    rows = (
+        ratings.filter(counted__gte=board.least)
+        .order_by("-shown", "player__name", "player_id")
+        .values_list("player_id", "player__name", "shown", "mu", "sigma", "matches", "counted")
+    )
+    return [
+        Ranked(player, name, shown, mu, sigma, counted, matches < PROVISIONAL_UNDER)
+        for player, name, shown, mu, sigma, matches, counted in rows
+    ]

@@ -10,7 +10,7 @@ from django.utils.formats import date_format
 from games.models import Player
 from games.validators import MAX_ID
 from stats import charts, queries
-from stats.forms import FiltersForm
+from stats.forms import FiltersForm, LeaderboardForm
 from stats.models import Rating, RatingChange
 
 RECENT = 10  # matches listed on a profile
@@ -18,6 +18,7 @@ PLACES = 30  # matches in the places chart
 RATING_POINTS = 300  # changes in the rating chart, the latest
 OPPONENTS = 30
 COMMON = 100  # common matches listed on a head-to-head page
+SEARCH = 30  # players found by name
 
 
 def profile(request: HttpRequest, pk: int) -> HttpResponse:
@@ -96,3 +97,23 @@ def head_to_head(request: HttpRequest, pk: int, other: int) -> HttpResponse:
         "met": met[0] if met else None,
     }
     return render(request, "stats/head_to_head.html", context)
+
+
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    """Ratings of one preset's pool, best first; provisional players apart; a name search."""
+    form = LeaderboardForm(request.GET or None)
+    choice = form.choice()
+    rows = queries.leaderboard(choice)
+    found = []
+    if choice.search:
+        found = list(
+            Player.objects.filter(name__icontains=choice.search).order_by("name", "pk")[:SEARCH]
+        )
+    context = {
+        "form": form,
+        "choice": choice,
+        "ranked": [row for row in rows if not row.provisional],
+        "provisional": [row for row in rows if row.provisional],
+        "found": found,
+    }
+    return render(request, "stats/leaderboard.html", context)

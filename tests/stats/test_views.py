@@ -81,3 +81,49 @@ def test_a_head_to_head_page_counts_who_finished_ahead(client, played):
 )
 def test_players_that_do_not_exist_are_not_found(client, played, path):
     assert client.get(path).status_code == 404
+
+
+def test_the_leaderboard_ranks_a_pools_ratings_with_provisional_players_apart(client, alice):
+    for winner in (0, 0, 1):
+        play_out(make_match(alice, ["alice", "Dan", "Eve"]), alice, winner_index=winner)
+    # alice has ten rated matches: a rating the site is sure of.
+    Rating.objects.filter(player__name="alice").update(matches=10)
+    body = client.get(reverse("stats:leaderboard"), {"preset": "classic"}).content.decode()
+    board = body[body.index("board-title") : body.index("provisional-title")]
+    provisional = body[body.index("provisional-title") :]
+    assert "alice" in board and "Dan" not in board
+    ratings = {r.player.name: r.shown for r in Rating.objects.select_related("player")}
+    assert provisional.index("Dan") < provisional.index("Eve")
+    assert ratings["Dan"] > ratings["Eve"]
+    assert (
+        "Nobody has played enough"
+        in client.get(reverse("stats:leaderboard"), {"preset": "aaow"}).content.decode()
+    )
+
+
+def test_the_leaderboard_counts_matches_in_the_period_and_finds_players_by_name(client, alice):
+    play_out(make_match(alice, ["alice", "Dan"]), alice)
+    play_out(make_match(alice, ["alice", "Eve"]), alice)
+    url = reverse("stats:leaderboard")
+    body = client.get(url, {"least": "2"}).content.decode()
+    assert "alice" in body and "Dan" not in body and "Eve" not in body
+    body = client.get(url, {"least": "1", "period": "30d"}).content.decode()
+    assert "Dan" in body and "Eve" in body
+    body = client.get(url, {"search": "ev"}).content.decode()
+    assert reverse("stats:profile", args=[pid("Eve")]) in body
+    assert "Players called “ev”" in body
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"least": "-1"}, "Ensure this value is greater than or equal to 1"),
+        ({"least": "many"}, "Enter a whole number"),
+        ({"preset": "poker"}, "Select a valid choice"),
+        ({"search": "a\x00b"}, "Null characters are not allowed"),
+    ],
+)
+def test_the_leaderboard_says_what_is_wrong_with_a_filter(client, alice, params, message):
+    response = client.get(reverse("stats:leaderboard"), params)
+    assert response.status_code == 200
+    assert message in response.content.decode()
