@@ -10,4 +10,9 @@ class StatsConfig(AppConfig):
     verbose_name = _("Statistics")
 
     def ready(self) -> None:
+        from django.urls import reverse
+
+        from games import extensions
         from stats import signals  # noqa: F401  (connects the ratings to results_changed)
+
+        extensions.register_player_page(lambda pk: reverse("stats:profile", args=[pk]))

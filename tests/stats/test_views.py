@@ -127,3 +127,11 @@ def test_the_leaderboard_says_what_is_wrong_with_a_filter(client, alice, params,
     response = client.get(reverse("stats:leaderboard"), params)
     assert response.status_code == 200
     assert message in response.content.decode()
+
+
+def test_the_score_sheet_links_each_player_to_their_profile(client, played):
+    first, _second = played
+    body = client.get(first.get_absolute_url()).content.decode()
+    for name in ("alice", "Dan", "Eve"):
+        url = reverse("stats:profile", args=[pid(name)])
+        assert f'<a class="player-link" href="{url}">{name}</a>' in body

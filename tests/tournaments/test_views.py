@@ -5,7 +5,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from games.models import Match
-from tests.conftest import record, rules_form_data
+from tests.conftest import play_out, record, rules_form_data
 from tests.tournaments.conftest import enter
 from tournaments import services
 from tournaments.models import Tournament, TournamentRound
@@ -400,3 +400,12 @@ def test_a_table_closed_by_hand_can_be_reopened_until_the_round_closes(client, a
     response = client.post(url, {"action": "reopen"}, follow=True)
     assert "Table 1 has been reopened." in response.content.decode()
     assert not Match.objects.get(pk=table.match_id).is_finished
+
+
+def test_the_standings_link_each_player_to_their_profile(client, alice, running):
+    mine, _other = carols_table(running)
+    play_out(mine.match, alice)
+    body = client.get(reverse("tournaments:detail", args=[running.pk])).content.decode()
+    for seat in mine.match.seats.select_related("player"):
+        url = reverse("stats:profile", args=[seat.player_id])
+        assert f'href="{url}">{seat.player.name}</a>' in body
