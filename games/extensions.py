@@ -5,8 +5,13 @@ AppConfig.ready(); games imports none of them, and without them its pages simply
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from games.models import Match
 
 _player_page: Callable[[int], str] | None = None
+_match_panels: list[Callable[[Match], str]] = []
 
 
 def register_player_page(url_of: Callable[[int], str]) -> None:
@@ -17,3 +22,13 @@ def register_player_page(url_of: Callable[[int], str]) -> None:
 
 def player_page(player_id: int) -> str | None:
     return _player_page(player_id) if _player_page is not None else None
+
+
+def register_match_panel(panel: Callable[[Match], str]) -> None:
+    """A part of a match's page (HTML, escaped by its maker), shown under the score sheet."""
+    if panel not in _match_panels:
+        _match_panels.append(panel)
+
+
+def match_panels(match: Match) -> list[str]:
+    return [html for panel in _match_panels if (html := panel(match))]

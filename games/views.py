@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRefresh
 
-from games import owners, services
+from games import extensions, owners, services
 from games.forms import NewMatchForm, RoundForm, initial_from_entries
 from games.labels import outcome_label, rules_message
 from games.models import Entry, Match, Round, Seat
@@ -105,6 +105,7 @@ def _match_context(
         "is_owner": request.user.pk == match.created_by_id and match.is_casual,
         "round_form": round_form,
         "card_grid": card_grid(match) if round_form else "",
+        "panels": extensions.match_panels(match),
     }
 
 

@@ -14,5 +14,7 @@ class StatsConfig(AppConfig):
 
         from games import extensions
         from stats import signals  # noqa: F401  (connects the ratings to results_changed)
+        from stats.panels import match_panel
 
         extensions.register_player_page(lambda pk: reverse("stats:profile", args=[pk]))
+        extensions.register_match_panel(match_panel)

@@ -66,6 +66,8 @@ class RatingChange(models.Model):
     mu_after = models.FloatField()
     sigma_after = models.FloatField()
     matches_after = models.PositiveIntegerField()
+    # The player's chance to finish first as the ratings before the match saw it.
+    win_chance = models.FloatField()
 
     class Meta:
         constraints = [

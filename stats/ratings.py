@@ -52,6 +52,7 @@ class Change:
     player: Hashable
     before: Skill
     after: Skill
+    win_chance: float  # the player's chance to finish first, from the ratings before
 
 
 def rate(skills: Mapping[Hashable, Skill], places: Mapping[Hashable, int]) -> dict[Hashable, Skill]:
@@ -75,9 +76,11 @@ def replay(
     """Rate `matches` (match, places by player) in the order given, starting from `skills`,
     which is updated as it goes; yields every player's change in every match."""
     for match, places in matches:
+        before = [skills.get(player, NEWCOMER) for player in places]
         after = rate(skills, places)
-        for player, skill in after.items():
-            yield Change(match, player, skills.get(player, NEWCOMER), skill)
+        chances = win_chances(before)
+        for (player, skill), was, chance in zip(after.items(), before, chances, strict=True):
+            yield Change(match, player, was, skill, chance)
         skills.update(after)
 
 

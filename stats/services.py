@@ -17,6 +17,7 @@ from django.db.models.functions import RowNumber
 
 from games.models import Match
 from games.results import finished_results
+from stats import panels
 from stats.models import Rating, RatingChange, RatingPool
 from stats.ratings import Skill, replay
 
@@ -53,6 +54,7 @@ def recompute(*, preset: str, since: Since | None = None, players: Iterable[int]
                 mu_after=change.after.mu,
                 sigma_after=change.after.sigma,
                 matches_after=change.after.matches,
+                win_chance=change.win_chance,
             )
             for change in replay(
                 skills, ((pk, {s.player_id: s.place for s in seats[pk]}) for pk, _ in order)
@@ -62,6 +64,9 @@ def recompute(*, preset: str, since: Since | None = None, players: Iterable[int]
         _store_current(pool, players, skills, rebuild=since is None)
         pool.version += 1
         pool.save(update_fields=["version"])
+        # Now, and again once committed: a page cached in between is not kept.
+        panels.pool_changed(preset)
+        transaction.on_commit(lambda: panels.pool_changed(preset))
     return len(order)
 
 

@@ -13,9 +13,9 @@ pytestmark = pytest.mark.django_db
 
 # The figures of docs/benchmarks.md (bench/sheet.py, bench/standings_page.py).
 SHEET_CACHED = 1  # the match, for the version the cached sheet is keyed on
-SHEET_UNCACHED = 5
+SHEET_UNCACHED = 6  # with the ratings panel (chances, or how ratings moved)
 SHEET_CREATOR_CACHED = 5  # with the session, the account and the round form
-SHEET_CREATOR_UNCACHED = 8
+SHEET_CREATOR_UNCACHED = 9
 TOURNAMENT_READER = 10
 TOURNAMENT_DIRECTOR = 13
 

@@ -10,7 +10,7 @@ from games import services
 from games.models import Match, Player
 from stats.models import Rating, RatingChange
 from stats.ratings import NEWCOMER, rate
-from tests.conftest import delete, make_match, play_out, record
+from tests.conftest import change, delete, make_match, play_out, record
 
 pytestmark = pytest.mark.django_db
 
@@ -91,13 +91,8 @@ def test_a_correction_to_an_earlier_match_rates_every_later_match_again(alice):
     play_out(second, alice, winner_index=1)
     before = history()
     # The first match's last deal was entered wrong: Eve went out, not alice.
-    round_ = first.rounds.get(number=1)
-    services.change_round(
-        match=first,
-        round_id=round_.pk,
-        version=round_.version,
-        outcomes={0: {"points": 102}, 1: {"points": 103}, 2: {"out": "7C"}},
-        by=alice,
+    change(
+        first, alice, 1, {"alice": {"points": 102}, "Dan": {"points": 103}, "Eve": {"out": "7C"}}
     )
     after = history()
     assert after != before

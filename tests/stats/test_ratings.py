@@ -88,3 +88,12 @@ def test_win_chances_add_up_to_one_and_favour_the_stronger():
     assert sum(chances) == pytest.approx(1.0)
     assert chances[0] > chances[1] and chances[0] > chances[2]
     assert win_chances([NEWCOMER, NEWCOMER]) == pytest.approx([0.5, 0.5])
+
+
+def test_each_change_carries_the_chance_the_ratings_before_gave_the_player():
+    strong = Skill(32.0, 3.0, 20)
+    changes = list(replay({"a": strong}, [(1, {"a": 2, "b": 1, "c": 3})]))
+    chances = {change.player: change.win_chance for change in changes}
+    assert sum(chances.values()) == pytest.approx(1.0)
+    assert chances["a"] > chances["b"] == pytest.approx(chances["c"])
+    assert [chances[p] for p in "abc"] == pytest.approx(win_chances([strong, NEWCOMER, NEWCOMER]))

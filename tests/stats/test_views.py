@@ -3,9 +3,11 @@
 import pytest
 from django.urls import reverse
 
+from games import services
 from games.models import Player
-from stats.models import Rating
-from tests.conftest import make_match, play_out, record
+from stats.models import Rating, RatingChange
+from stats.ratings import win_chances
+from tests.conftest import change, make_match, play_out, record
 
 pytestmark = pytest.mark.django_db
 
@@ -135,3 +137,39 @@ def test_the_score_sheet_links_each_player_to_their_profile(client, played):
     for name in ("alice", "Dan", "Eve"):
         url = reverse("stats:profile", args=[pid(name)])
         assert f'<a class="player-link" href="{url}">{name}</a>' in body
+
+
+def test_a_running_match_shows_each_players_chance_to_win_from_the_ratings(client, played):
+    _first, _second = played
+    running = make_match(Player.objects.get(name="alice").user, ["alice", "Dan", "Eve"])
+    body = client.get(running.get_absolute_url()).content.decode()
+    panel = body[body.index('id="chances-title"') : body.index("</section>", body.index("chances"))]
+    names = ("alice", "Dan", "Eve")
+    skills = [Rating.objects.get(pool__preset="classic", player__name=n).skill for n in names]
+    for name, chance in zip(names, win_chances(skills), strict=True):
+        assert f"{name}</a> <strong>{round(100 * chance)}%</strong>" in panel
+
+
+def test_a_finished_match_shows_how_each_rating_moved(client, played):
+    first, _second = played
+    body = client.get(first.get_absolute_url()).content.decode()
+    panel = body[
+        body.index('id="moves-title"') : body.index("</section>", body.index("moves-title"))
+    ]
+    for moved in RatingChange.objects.filter(match=first):
+        assert f"{moved.before.shown} → <strong>{moved.after.shown}</strong>" in panel
+
+
+def test_the_panel_follows_a_later_rating_change_and_an_unrated_match_has_none(client, played):
+    first, second = played
+    alice = Player.objects.get(name="alice").user
+    client.get(second.get_absolute_url())  # cached now
+    # A correction to the first match rates the second again: its panel follows.
+    change(
+        first, alice, 1, {"alice": {"points": 102}, "Dan": {"points": 103}, "Eve": {"out": "7C"}}
+    )
+    body = client.get(second.get_absolute_url()).content.decode()
+    for moved in RatingChange.objects.filter(match=second):
+        assert f"{moved.before.shown} → <strong>{moved.after.shown}</strong>" in body
+    services.set_rated(match=second, rated=False, by=alice)
+    assert 'id="moves-title"' not in client.get(second.get_absolute_url()).content.decode()
