@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from django.db.models import (
     Avg,
     Count,
+    Exists,
     ExpressionWrapper,
     F,
     FloatField,
@@ -22,6 +23,7 @@ from django.db.models import (
     Q,
     QuerySet,
     Subquery,
+    Sum,
     Value,
 )
 from django.db.models.fields.json import KeyTextTransform
@@ -241,3 +243,27 @@ def leaderboard(board) -> list[Ranked]:
         Ranked(player, name, shown, mu, sigma, counted, matches < PROVISIONAL_UNDER)
         for player, name, shown, mu, sigma, matches, counted in rows
     ]
+
+
+@dataclass(frozen=True)
+class Predicted:
+    """A player's rated matches: how many they won, and how many the ratings before each
+    match expected them to win (the sum of their chances)."""
+
+    matches: int
+    wins: int
+    expected: float
+
+    @property
+    def beat(self) -> bool:
+        return self.wins > self.expected
+
+
+def predicted(player_id: int, filters: Filters) -> Predicted:
+    """Wins against what the ratings expected, over the rated matches the filter lets
+    through (one query)."""
+    won = Exists(Seat.objects.filter(match=OuterRef("match"), player_id=player_id, place=1))
+    figures = RatingChange.objects.filter(
+        player_id=player_id, match__in=filters.matches()
+    ).aggregate(matches=Count("pk"), wins=Count("pk", filter=Q(won)), expected=Sum("win_chance"))
+    return Predicted(figures["matches"], figures["wins"], figures["expected"] or 0.0)

@@ -36,6 +36,7 @@ def profile(request: HttpRequest, pk: int) -> HttpResponse:
         "form": form,
         "filters": filters,
         "figures": queries.summary(player.pk, filters),
+        "predicted": queries.predicted(player.pk, filters),
         "ratings": ratings,
         "rating": rating,
         "rating_chart": _rating_chart(player, pool, filters),

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from games.models import Entry, Match, Player, Seat
 from games.rules import RulesError
-from stats.queries import Filters, summary
+from stats.models import RatingChange
+from stats.queries import Filters, predicted, summary
 from tests.conftest import make_match, record
 
 pytestmark = pytest.mark.django_db
@@ -173,3 +174,13 @@ def recount(player, filters):
         best_total=min((s.total for s in seats), default=None),
         worst_total=max((s.total for s in seats), default=None),
     )
+
+
+def test_wins_are_set_against_what_the_ratings_expected(history):
+    alice = predicted(pid("alice"), Filters())
+    changes = RatingChange.objects.filter(player__name="alice")
+    assert alice.matches == 3 and alice.wins == 2
+    assert alice.expected == pytest.approx(sum(c.win_chance for c in changes))
+    assert alice.beat  # two wins where newcomers' chances add up to well under two
+    classic = predicted(pid("alice"), Filters(preset="classic"))
+    assert (classic.matches, classic.wins) == (2, 2)
