@@ -9,7 +9,7 @@ from django.utils.formats import date_format
 
 from games.models import Player
 from games.validators import MAX_ID
-from stats import charts, queries
+from stats import charts, exports, queries
 from stats.forms import FiltersForm, LeaderboardForm
 from stats.models import Rating, RatingChange
 
@@ -118,3 +118,23 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
         "found": found,
     }
     return render(request, "stats/leaderboard.html", context)
+
+
+def player_export(request: HttpRequest, pk: int, format: str) -> HttpResponse:
+    """The player's finished matches as `matches.csv` or `matches.json`, under the filters."""
+    player = get_object_or_404(Player, pk=pk)
+    filters = FiltersForm(request.GET or None).filters()
+    if format == "json":
+        response = HttpResponse(
+            exports.player_json(player, filters), content_type="application/json"
+        )
+    else:
+        response = HttpResponse(exports.player_csv(player, filters), content_type="text/csv")
+    response["Content-Disposition"] = f'attachment; filename="player-{player.pk}-matches.{format}"'
+    return response
+
+
+def leaderboard_export(request: HttpRequest) -> HttpResponse:
+    response = HttpResponse(exports.leaderboard_csv(), content_type="text/csv")
+    response["Content-Disposition"] = 'attachment; filename="leaderboard.csv"'
+    return response
