@@ -349,6 +349,26 @@ def store_played_round(*, match: Match, outcomes: Outcomes) -> Round:
     return new
 
 
+def store_history(
+    *, match: Match, rounds: Sequence[Outcomes], finished_at: datetime.datetime, by
+) -> None:
+    """Enter a whole match played earlier (an import, the demo's history) in one go, dated
+    when it finished: a new match of the creator's, which its rounds must finish."""
+    with transaction.atomic():
+        match = _lock(match)
+        if by.pk != match.created_by_id:
+            raise NotAllowed(_("Only the match's creator can enter its history."))
+        if match.rounds.exists():
+            raise RoundConflict(_("This match has rounds already."))
+        stored = []
+        for number, outcomes in enumerate(rounds, start=1):
+            new = Round.objects.create(match=match, number=number, entered_by=by)
+            stored.append((new, dict(outcomes)))
+        _rescore(match, _seats(match), stored, finished_at=finished_at)
+        if not match.is_finished:
+            raise RoundConflict(_("These rounds do not finish the match; nothing was saved."))
+
+
 def preview_round(*, match: Match, outcomes: Outcomes, round_id: int | None = None) -> RoundResult:
     """What a new round (or the round `round_id`) would score with these outcomes, saving
     nothing."""
@@ -518,7 +538,13 @@ def _check_nobody_returns(
     )
 
 
-def _rescore(match: Match, seats: list[Seat], rounds: RoundRows) -> None:
+def _rescore(
+    match: Match,
+    seats: list[Seat],
+    rounds: RoundRows,
+    *,
+    finished_at: datetime.datetime | None = None,
+) -> None:
     """Score every round from scratch and store scores, totals, events, places and status;
     move the match's version."""
     by_position = {seat.position: seat for seat in seats}
@@ -566,7 +592,7 @@ def _rescore(match: Match, seats: list[Seat], rounds: RoundRows) -> None:
     if not ended:
         match.finished_at = None
     elif match.finished_at is None:
-        match.finished_at = timezone.now()
+        match.finished_at = finished_at or timezone.now()
     match.version += 1
     match.save(update_fields=["status", "closed_early", "finished_at", "version", "updated_at"])
     owners.owner_of(match).changed(match)

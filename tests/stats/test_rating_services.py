@@ -1,5 +1,6 @@
 """Ratings follow every finished result as it changes, and always equal a full rebuild."""
 
+import datetime
 import random
 from io import StringIO
 
@@ -208,4 +209,36 @@ def test_deleting_a_players_latest_match_gives_back_the_rating_before_it(alice):
     assert ratings() != after_first
     services.delete_match(match=latest, by=alice)
     assert ratings() == after_first  # Eve, whose only match it was, has no rating
+    assert_equals_a_rebuild()
+
+
+def test_a_match_entered_later_with_an_earlier_date_is_rated_in_its_place(alice, bob):
+    alice_dan = services.players_for_names(["alice", "Dan"], added_by=alice)
+    recent = make_match(alice, ["alice", "Dan"])
+    play_out(recent, alice, winner_index=1)
+    old = services.create_match(
+        created_by=alice, players=alice_dan, preset="classic", variant=recent.variant
+    )
+    last_year = recent.finished_at - datetime.timedelta(days=365)
+    rounds = [{0: {"out": "7C"}, 1: {"points": 102}}]
+    with pytest.raises(services.NotAllowed):
+        services.store_history(match=old, rounds=rounds, finished_at=last_year, by=bob)
+    with pytest.raises(services.RoundConflict, match="do not finish"):
+        services.store_history(
+            match=old,
+            rounds=[{0: {"out": "7C"}, 1: {"points": 10}}],
+            finished_at=last_year,
+            by=alice,
+        )
+    assert not old.rounds.exists()
+    services.store_history(match=old, rounds=rounds, finished_at=last_year, by=alice)
+    old.refresh_from_db()
+    assert old.is_finished and old.finished_at == last_year
+    # The old match comes first: the recent one now starts from it.
+    first, second = (
+        RatingChange.objects.filter(player__name="alice")
+        .order_by("finished_at")
+        .values_list("match_id", "mu_after", "mu_before")
+    )
+    assert (first[0], second[0]) == (old.pk, recent.pk) and second[2] == first[1]
     assert_equals_a_rebuild()
