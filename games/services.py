@@ -600,14 +600,12 @@ def _rescore(
 
 
 def _results_changed(
-    match: Match, *times: datetime.datetime | None, players: Sequence[int] | None = None
+    match: Match, *times: datetime.datetime | None, players: Sequence[int] = ()
 ) -> None:
     """Tell the apps that read finished results (ratings) what a change touched, if the
-    match was or is finished."""
+    match was or is finished; `players` when what was kept of them went with the match."""
     finished = [time for time in times if time is not None]
     if finished:
-        if players is None:
-            players = list(match.seats.values_list("player_id", flat=True))
         signals.results_changed.send(
             sender=Match, preset=match.preset, since=(min(finished), match.pk), players=players
         )

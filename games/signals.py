@@ -20,4 +20,4 @@ what finished matches say about their players may have changed: a match finished
 one was corrected, reopened, deleted, or marked rated or unrated. Keyword arguments: `preset`
 (the rules' pool), `since`, the (finished_at, match id) of the earliest finished result the
 change touches (every finished match of that preset from there on may read differently), and
-`players`, the ids of the match's players."""
+`players`: the ids of a deleted match's players, whose rows about it went with it."""

@@ -1,13 +1,15 @@
 """manage.py demo: what `make run` loads for a first look at the site."""
 
+import datetime
 from io import StringIO
 
 import pytest
 from django.core.management import call_command
 
-from games.models import Match
+from games.models import Match, Player
 from games.rules import PRESETS, score_match
 from games.services import round_outcomes
+from stats.models import Rating
 from tournaments.management.commands.demo import DEMO_PASSWORD, DEMO_USERNAME, PLAYED
 from tournaments.models import Tournament
 
@@ -20,25 +22,29 @@ def demo() -> str:
     return out.getvalue()
 
 
-def test_the_demo_loads_an_account_matches_a_tournament_and_games_played_by_bots(client):
+def test_the_demo_loads_matches_a_tournament_bot_games_and_months_of_history(client):
     assert DEMO_USERNAME in demo()
     assert client.login(username=DEMO_USERNAME, password=DEMO_PASSWORD)
-    casual = Match.objects.casual().filter(created_by__username=DEMO_USERNAME)
-    assert sorted(match.status for match in casual) == ["finished", "running"]
+    assert Match.objects.casual().filter(status=Match.Status.RUNNING).count() == 1
     assert Tournament.objects.filter(created_by__username=DEMO_USERNAME).count() == 1
-
     played = Match.objects.filter(kind=Match.Kind.ONLINE)
     assert played.count() == sum(matches for _, _, matches in PLAYED)
-    for match in played:
+
+    # History enough for profiles, charts and leaderboards to look real.
+    finished = Match.objects.filter(status=Match.Status.FINISHED)
+    assert finished.count() >= 100
+    assert set(finished.values_list("preset", flat=True)) == set(PRESETS)
+    dates = sorted(finished.values_list("finished_at", flat=True))
+    assert dates[-1] - dates[0] > datetime.timedelta(days=120)
+    assert Player.objects.filter(seats__match__in=finished).distinct().count() >= 12
+    assert Rating.objects.filter(pool__preset="classic", matches__gte=10).count() >= 3
+    for match in finished.filter(kind__in=[Match.Kind.ONLINE, Match.Kind.CASUAL])[:40]:
         # Real deals, played to the end: the stored rounds score to a finished match.
-        assert match.status == Match.Status.FINISHED
         seats = list(match.seats.order_by("position").values_list("position", flat=True))
         rounds = [round_outcomes(round_) for round_ in match.rounds.order_by("number")]
         assert score_match(PRESETS[match.preset], seats, rounds).finished
 
-
-def test_loading_the_demo_again_adds_nothing():
+    # Loading it again adds nothing.
+    counts = (Match.objects.count(), Tournament.objects.count(), Rating.objects.count())
     demo()
-    counts = (Match.objects.count(), Tournament.objects.count())
-    demo()
-    assert (Match.objects.count(), Tournament.objects.count()) == counts
+    assert (Match.objects.count(), Tournament.objects.count(), Rating.objects.count()) == counts

@@ -1,8 +1,11 @@
-"""Load a small demo: an account, a few players, a finished and a running match, a tournament,
-and matches bots played on the site (`manage.py simulate --save`, so their deals are real).
+"""Load a demo: an account, a few players, a finished and a running match, a tournament, matches
+bots played on the site (`manage.py simulate --save`), and half a year of club history: well
+over a hundred finished matches among a dozen people, played card by card by the engine (each
+person a bot of their own strength), so that profiles, charts and ratings look real.
 
 It lives in the tournaments app because it seeds both apps (games never imports tournaments)."""
 
+import datetime
 from io import StringIO
 from random import Random
 
@@ -13,6 +16,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import services
+from games.bots import make_bot
+from games.engine import Game
 from games.models import Match, Player
 from games.rules import PRESETS, deck, must_cover
 from tournaments import services as tournaments
@@ -57,6 +62,26 @@ RUNNING_ROUNDS = [
     },
 ]
 
+# Half a year of club history: each person and how often they make the greedy bot's move
+# rather than a random one (their strength).
+HISTORY_PEOPLE = {
+    "demo": 0.8,
+    "Anna": 0.95,
+    "Boris": 0.6,
+    "Vera": 0.85,
+    "Gleb": 0.4,
+    "Dasha": 0.75,
+    "Egor": 0.5,
+    "Zhenya": 0.9,
+    "Igor": 0.3,
+    "Katya": 0.7,
+    "Lena": 0.65,
+    "Misha": 0.55,
+}
+HISTORY_MATCHES = 120
+HISTORY_DAYS = 180
+HISTORY_PRESETS = ("classic", "classic", "aaow", "conventions")
+
 # Matches played on the site by bots: (preset, the bot in each seat, how many).
 PLAYED = [
     ("aaow", ("greedy", "greedy", "random"), 4),
@@ -83,6 +108,8 @@ class Command(BaseCommand):
             self._create_tournament(user)
         if not Match.objects.filter(created_by=user, kind=Match.Kind.ONLINE).exists():
             self._play_on_the_site()
+        if Match.objects.filter(created_by=user, finished_at__lt=_history_end()).count() < 10:
+            self._play_history(user)
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo account: username {DEMO_USERNAME!r}, password {DEMO_PASSWORD!r} "
@@ -129,6 +156,35 @@ class Command(BaseCommand):
                 stderr=StringIO(),
             )
 
+    def _play_history(self, user) -> None:
+        """Matches of two to four of HISTORY_PEOPLE, one every day and a half or so, played
+        out by the engine and entered as the score sheets of those evenings."""
+        people = {
+            name: Player.objects.get(user=user)
+            if name == DEMO_USERNAME
+            else Player.objects.get_or_create(name=name, user=None, added_by=user)[0]
+            for name in HISTORY_PEOPLE
+        }
+        random = Random(2026)
+        end = _history_end()
+        step = datetime.timedelta(days=HISTORY_DAYS) / HISTORY_MATCHES
+        for number in range(HISTORY_MATCHES):
+            preset = random.choice(HISTORY_PRESETS)
+            names = random.sample(list(HISTORY_PEOPLE), random.choice((2, 3, 3, 4)))
+            rounds = _played_out(PRESETS[preset], names, seed=number)
+            match = services.create_match(
+                created_by=user,
+                players=[people[name] for name in names],
+                preset=preset,
+                variant=PRESETS[preset],
+            )
+            when = (
+                end
+                - step * (HISTORY_MATCHES - number)
+                + datetime.timedelta(minutes=random.randrange(600))
+            )
+            services.store_history(match=match, rounds=rounds, finished_at=when, by=user)
+
     def _create_tournament(self, user) -> None:
         """A club evening: 10 players, round 1 played and closed, round 2 under way."""
         tournament = tournaments.create_tournament(
@@ -158,6 +214,33 @@ class Command(BaseCommand):
         second = tournaments.seat_next_round(tournament=tournament, by=user)
         for table in second.tables.select_related("match")[:2]:
             _play(table.match, user, random, deals=2)
+
+
+def _history_end() -> datetime.datetime:
+    """The history ends the day before the demo is loaded."""
+    return timezone.now() - datetime.timedelta(days=1)
+
+
+def _played_out(variant, names: list[str], seed: int) -> list[dict]:
+    """A whole match played card by card, each seat a greedy bot that now and then plays at
+    random (less often the stronger the person): its rounds as score_match takes them."""
+    game = Game.new(variant, players=len(names), seed=f"demo:{seed}")
+    greedy = make_bot("greedy", seed=seed)
+    chance = Random(seed)
+    rounds = []
+    while True:
+        while not game.round_over:
+            seat = game.to_move
+            legal = game.legal_moves()
+            if chance.random() < HISTORY_PEOPLE[names[seat]]:
+                move = greedy.choose(game.view(seat), legal)
+            else:
+                move = chance.choice(legal)
+            game.play(move)
+        rounds.append(game.round_outcomes)
+        if game.match_over:
+            return rounds
+        game.next_round()
 
 
 def _record(match, user, outcomes_by_name: dict) -> None:
