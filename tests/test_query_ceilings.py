@@ -1,10 +1,12 @@
-"""The SQL query ceilings docs/benchmarks.md promises: the score sheet and the tournament page
-cost a fixed number of queries, whatever the number of rounds."""
+"""The SQL query ceilings docs/benchmarks.md promises: the score sheet, the tournament page and
+the statistics pages cost a fixed number of queries, whatever the number of rounds or matches."""
 
 import pytest
 from django.core.cache import cache
+from django.urls import reverse
 
 from bench.common import classic_rounds
+from games.models import Player
 from tests.conftest import make_match, play_out, record
 from tests.tournaments.conftest import enter, make_tournament
 from tournaments import services as tournaments
@@ -96,3 +98,33 @@ def test_the_tournament_page_costs_a_fixed_number_of_queries(
     with django_assert_max_num_queries(TOURNAMENT_DIRECTOR):
         response = client.get(url)
     assert response.status_code == 200
+
+
+# --- statistics ----------------------------------------------------------------------------
+
+PROFILE = 8  # player, ratings, figures (2), prediction, rating chart, recent, opponents
+LEADERBOARD = 1
+HEAD_TO_HEAD = 5
+
+
+def history_of(creator, matches: int):
+    """`matches` finished classic matches of alice against two guests."""
+    for number in range(matches):
+        play_out(make_match(creator, ["alice", "Dan", "Eve"]), creator, winner_index=number % 3)
+
+
+@pytest.mark.parametrize("matches", [3, 12])
+def test_statistics_pages_cost_a_fixed_number_of_queries(
+    client, alice, matches, django_assert_max_num_queries
+):
+    history_of(alice, matches)
+    ids = dict(Player.objects.values_list("name", "pk"))
+    with django_assert_max_num_queries(PROFILE):
+        response = client.get(reverse("stats:profile", args=[ids["alice"]]))
+    assert response.content.decode().count('class="rating-dot"') == matches
+    with django_assert_max_num_queries(LEADERBOARD):
+        response = client.get(reverse("stats:leaderboard"), {"least": "1"})
+    assert response.status_code == 200
+    with django_assert_max_num_queries(HEAD_TO_HEAD):
+        response = client.get(reverse("stats:head_to_head", args=[ids["alice"], ids["Dan"]]))
+    assert response.content.decode().count("<tr>") >= matches
