@@ -30,16 +30,25 @@ def match_panel(match: Match) -> str:
 
 def pool_version(preset: str) -> str:
     """The pool's version as the cache knows it (a new one if the cache lost it)."""
-    key = f"stats:pool-version:{preset}"
+    return _version(f"stats:pool-version:{preset}")
+
+
+def results_version() -> str:
+    """Moved whenever any finished result changes: what profiles are cached on."""
+    return _version("stats:results-version")
+
+
+def pool_changed(preset: str) -> None:
+    for key in (f"stats:pool-version:{preset}", "stats:results-version"):
+        cache.set(key, str(time.time_ns()), None)
+
+
+def _version(key: str) -> str:
     version = cache.get(key)
     if version is None:
         cache.add(key, str(time.time_ns()), None)
         version = cache.get(key)
     return version
-
-
-def pool_changed(preset: str) -> None:
-    cache.set(f"stats:pool-version:{preset}", str(time.time_ns()), None)
 
 
 def _chances(match: Match) -> str:

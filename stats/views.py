@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import hashlib
+
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.translation import get_language
 
 from games.models import Player
 from games.validators import MAX_ID
-from stats import charts, exports, queries
+from stats import charts, exports, panels, queries
 from stats.forms import FiltersForm, LeaderboardForm
 from stats.models import Rating, RatingChange
 
@@ -19,11 +24,27 @@ RATING_POINTS = 300  # changes in the rating chart, the latest
 OPPONENTS = 30
 COMMON = 100  # common matches listed on a head-to-head page
 SEARCH = 30  # players found by name
+PROFILE_CACHE_SECONDS = 3600
 
 
 def profile(request: HttpRequest, pk: int) -> HttpResponse:
+    """A player's figures, ratings, charts, matches and opponents under the filters asked for;
+    cached until a finished result changes anywhere (and for the day: "today" moves)."""
     player = get_object_or_404(Player.objects.select_related("user"), pk=pk)
     form = FiltersForm(request.GET or None)
+    asked = hashlib.sha256(request.GET.urlencode().encode()).hexdigest()[:16]
+    key = (
+        f"stats:profile:{player.pk}:{asked}:{panels.results_version()}:{get_language()}:"
+        f"{timezone.localdate().isoformat()}"
+    )
+    body = cache.get(key)
+    if body is None:
+        body = render_to_string("stats/_profile_body.html", _profile(player, form), request=request)
+        cache.set(key, body, PROFILE_CACHE_SECONDS)
+    return render(request, "stats/profile.html", {"player": player, "body": body})
+
+
+def _profile(player: Player, form: FiltersForm) -> dict:
     filters = form.filters()
     ratings = list(
         Rating.objects.filter(player=player).select_related("pool").order_by("-matches", "pk")
@@ -31,7 +52,7 @@ def profile(request: HttpRequest, pk: int) -> HttpResponse:
     pool = filters.preset or (ratings[0].pool.preset if ratings else None)
     rating = next((r for r in ratings if r.pool.preset == pool), None)
     recent = queries.recent_seats(player.pk, filters, max(RECENT, PLACES))
-    context = {
+    return {
         "player": player,
         "form": form,
         "filters": filters,
@@ -53,7 +74,6 @@ def profile(request: HttpRequest, pk: int) -> HttpResponse:
         "recent": recent[:RECENT],
         "opponents": queries.opponents(player.pk, filters)[:OPPONENTS],
     }
-    return render(request, "stats/profile.html", context)
 
 
 def _rating_chart(player: Player, pool: str | None, filters: queries.Filters):

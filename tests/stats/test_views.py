@@ -176,3 +176,19 @@ def test_the_panel_follows_a_later_rating_change_and_an_unrated_match_has_none(c
         assert f"{moved.before.shown} → <strong>{moved.after.shown}</strong>" in body
     services.set_rated(match=second, rated=False, by=alice)
     assert 'id="moves-title"' not in client.get(second.get_absolute_url()).content.decode()
+
+
+def test_a_profile_is_cached_until_a_finished_result_changes(
+    client, played, django_assert_max_num_queries
+):
+    url = reverse("stats:profile", args=[pid("alice")])
+    client.get(url)
+    with django_assert_max_num_queries(1):  # the player
+        body = client.get(url).content.decode()
+    assert body.count('class="rating-dot"') == 2
+    play_out(make_match(alice_user(), ["alice", "Dan"]), alice_user())
+    assert client.get(url).content.decode().count('class="rating-dot"') == 3
+
+
+def alice_user():
+    return Player.objects.get(name="alice").user
