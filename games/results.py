@@ -28,17 +28,21 @@ class SeatResult:
         return self.lost_in_round is not None
 
 
-def finished_results(matches: QuerySet[Match]) -> dict[int, list[SeatResult]]:
+def finished_results(
+    matches: QuerySet[Match], *, count_outs: bool = True
+) -> dict[int, list[SeatResult]]:
     """Every seat of the finished matches among `matches`, by match id, in seat order (two
-    queries)."""
+    queries; one without `count_outs`, and `went_out` is then 0)."""
     finished = matches.filter(status=Match.Status.FINISHED).values("pk")
-    out_counts = (
-        Entry.objects.filter(round__match__in=finished, kind=Entry.Kind.OUT)
-        .values_list("round__match_id", "seat__player_id")
-        .annotate(count=Count("pk"))
-        .order_by()
-    )
-    went_out = {(match_id, player_id): count for match_id, player_id, count in out_counts}
+    went_out: dict[tuple[int, int], int] = {}
+    if count_outs:
+        out_counts = (
+            Entry.objects.filter(round__match__in=finished, kind=Entry.Kind.OUT)
+            .values_list("round__match_id", "seat__player_id")
+            .annotate(count=Count("pk"))
+            .order_by()
+        )
+        went_out = {(match_id, player_id): count for match_id, player_id, count in out_counts}
     seats = (
         Seat.objects.filter(match__in=finished)
         .order_by("match_id", "position")

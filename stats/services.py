@@ -39,7 +39,8 @@ def recompute(*, preset: str, since: Since | None = None, players: Iterable[int]
         touched = set(stale.values_list("player_id", flat=True).distinct()) | set(players)
         stale.delete()
         order = list(matches.order_by("finished_at", "pk").values_list("pk", "finished_at"))
-        seats = finished_results(Match.objects.filter(pk__in=[pk for pk, _ in order]))
+        # Ratings go by places alone.
+        seats = finished_results(matches, count_outs=False)
         players = touched | {seat.player_id for rows in seats.values() for seat in rows}
         skills = _starting_skills(pool, players, touched, rebuild=since is None)
         finished_at = dict(order)

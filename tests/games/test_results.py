@@ -37,3 +37,11 @@ def test_each_seat_of_a_finished_match_with_place_total_loss_and_rounds_gone_out
         (2, 3, 110, 2, True, 0),
     }
     assert [r.position for r in results[done.pk]] == [0, 1, 2]
+
+
+def test_without_counting_outs_it_takes_one_query(alice, django_assert_num_queries):
+    done = make_match(alice, ["alice", "Dan"], "classic")
+    record(done, alice, {"alice": {"out": "7C"}, "Dan": {"points": 102}})
+    with django_assert_num_queries(1):
+        results = finished_results(Match.objects.all(), count_outs=False)
+    assert [(r.place, r.went_out) for r in results[done.pk]] == [(1, 0), (2, 0)]
