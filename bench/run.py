@@ -37,7 +37,16 @@ from bench.common import (  # noqa: E402
 )
 
 # Module names under bench/, in the order they run and appear in the report.
-BENCHMARKS = ("scoring", "playouts", "bots", "sheet", "seating", "standings_page", "play")
+BENCHMARKS = (
+    "scoring",
+    "playouts",
+    "bots",
+    "sheet",
+    "seating",
+    "standings_page",
+    "play",
+    "stats",
+)
 DOC = ROOT / "docs" / "benchmarks.md"
 COMMAND = "make bench"
 

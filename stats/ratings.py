@@ -58,16 +58,25 @@ class Change:
 def rate(skills: Mapping[Hashable, Skill], places: Mapping[Hashable, int]) -> dict[Hashable, Skill]:
     """Every player's rating after one match, from their ratings before it (a newcomer if
     missing) and their places (1 first; players tied share a place)."""
+    return _rate(skills, places)[0]
+
+
+def _rate(
+    skills: Mapping[Hashable, Skill], places: Mapping[Hashable, int]
+) -> tuple[dict[Hashable, Skill], list[Skill], list[float]]:
+    """The ratings after the match, the ratings before it, and the win chances they gave."""
     if len(places) < 2:
         raise ValueError("a rated match has at least two players")
     players = list(places)
     before = [skills.get(player, NEWCOMER) for player in players]
     teams = [[MODEL.rating(mu=skill.mu, sigma=skill.sigma)] for skill in before]
+    chances = MODEL.predict_win(teams)
     rated = MODEL.rate(teams, ranks=[places[player] for player in players])
-    return {
+    after = {
         player: Skill(team[0].mu, team[0].sigma, skill.matches + 1)
         for player, skill, team in zip(players, before, rated, strict=True)
     }
+    return after, before, chances
 
 
 def replay(
@@ -76,9 +85,7 @@ def replay(
     """Rate `matches` (match, places by player) in the order given, starting from `skills`,
     which is updated as it goes; yields every player's change in every match."""
     for match, places in matches:
-        before = [skills.get(player, NEWCOMER) for player in places]
-        after = rate(skills, places)
-        chances = win_chances(before)
+        after, before, chances = _rate(skills, places)
         for (player, skill), was, chance in zip(after.items(), before, chances, strict=True):
             yield Change(match, player, was, skill, chance)
         skills.update(after)
