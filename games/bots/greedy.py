@@ -143,42 +143,64 @@ class Plan:
     reaches is a subset of the first, given as a bit mask (bit i: the hand's i-th card); a
     card played is given by its number."""
 
+    __slots__ = (
+        "full",
+        "held_memo",
+        "keeps_turn",
+        "memo",
+        "nodes",
+        "numbers",
+        "position",
+        "queens",
+        "ranks",
+        "suits",
+        "tables",
+        "total",
+        "variant",
+    )
+
     def __init__(self, position: Position) -> None:
         self.position = position
-        self.variant = variant = position.variant
-        self.tables = tables = _tables(variant)
-        self.keeps_turn = position.holders == 2
+        self.variant = position.variant
+        self.tables = _tables(position.variant)
+        self.keeps_turn = len(position.holders_after) == 1
         self.total = position.totals[position.seat]
         self.nodes = 0
         self.memo: dict[tuple[Any, ...], float] = {}
         self.held_memo: dict[int, float] = {}
-        numbers = [_number(card) for card in position.hand]
+        number_of = _NUMBER_OF
+        try:
+            numbers = [number_of[id(card)] for card in position.hand]
+        except KeyError:
+            numbers = [_number(card) for card in position.hand]
         self.numbers = numbers
         self.full = (1 << len(numbers)) - 1
-        self.bit_of = {number: 1 << index for index, number in enumerate(numbers)}
         # The hand's cards by suit (Queens apart), by rank, and its Queens, as masks.
         suits, ranks = [0] * 4, [0] * 13
         queens = 0
-        for index, number in enumerate(numbers):
+        bit = 1
+        for number in numbers:
             rank = number % 13
-            ranks[rank] |= 1 << index
+            ranks[rank] |= bit
             if rank == _QUEEN:
-                queens |= 1 << index
+                queens |= bit
             else:
-                suits[number // 13] |= 1 << index
+                suits[number // 13] |= bit
+            bit <<= 1
         self.suits, self.ranks, self.queens = suits, ranks, queens
-        self.points = [tables.points[number] for number in numbers]
-        self.queen_points = [tables.queen_points[number] for number in numbers]
-        self.queen_keep = [tables.queen_keep[number] for number in numbers]
 
     def move_value(self, move: Move) -> float:
-        if move.kind == "draw":
+        kind = move.kind
+        if kind == "draw":
             return self.held(self.full) - DRAW_COST
-        if move.kind == "pass":
+        if kind == "pass":
             return self.held(self.full)
-        number = _number(move.card)  # type: ignore[arg-type]
+        number = _NUMBER_OF.get(id(move.card))
+        if number is None:
+            number = _number(move.card)  # type: ignore[arg-type]
+        numbers = self.numbers
         # A card not in the hand (a turned-up Queen on the pile) leaves the hand whole.
-        rest = self.full & ~self.bit_of.get(number, 0)
+        rest = self.full ^ (1 << numbers.index(number)) if number in numbers else self.full
         return self.after_play(rest, number, move.suit, self.position.skip_next)
 
     def after_play(self, rest: int, card: int, suit: str | None, skip_pending: bool) -> float:
@@ -243,18 +265,21 @@ class Plan:
         known = self.held_memo.get(hand)
         if known is not None:
             return known
+        tables = self.tables
+        numbers = self.numbers
+        cards = [numbers[index] for index in range(hand.bit_length()) if hand >> index & 1]
         queens = hand & self.queens
-        indexes = [index for index in range(hand.bit_length()) if hand >> index & 1]
         if hand and hand == queens:
-            points = sum([self.queen_points[index] for index in indexes])  # queens-only penalty
+            points = sum([tables.queen_points[card] for card in cards])  # queens-only penalty
         else:
-            points = sum([self.points[index] for index in indexes])
-        value = -points - PER_CARD * len(indexes)
+            points_of = tables.points
+            points = sum([points_of[card] for card in cards])
+        value = -points - PER_CARD * len(cards)
         if queens:
-            queen_keep = self.queen_keep
-            for index in indexes:
-                if queens >> index & 1:
-                    value += queen_keep[index]
+            queen_keep = tables.queen_keep
+            for card in cards:
+                if card % 13 == _QUEEN:
+                    value += queen_keep[card]
         # Aim at the reset when close, steer clear of the limit.
         variant, total = self.variant, self.total
         after = total + points
