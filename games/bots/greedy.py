@@ -220,7 +220,10 @@ class Plan:
         hit = effect.draw * HIT
         if skip and self.keeps_turn:
             return hit + self.rest_of_turn(rest, card, suit, None, False)
-        return hit + (SKIP if skip else 0.0) + self.held(rest) + self.follow(rest, card, suit)
+        held = self.held_memo.get(rest)
+        if held is None:
+            held = self.held(rest)
+        return hit + (SKIP if skip else 0.0) + held + self.follow(rest, card, suit)
 
     def rest_of_turn(
         self, hand: int, top: int, ordered_suit: str | None, cover: str | None, skip_pending: bool
@@ -254,9 +257,13 @@ class Plan:
                 # for what follows; otherwise `after_play` orders the best suit itself.
                 if queens_order and bit & self.queens:
                     for suit in SUITS:
-                        value = max(value, self.after_play(rest, card, suit, skip_pending))
+                        played = self.after_play(rest, card, suit, skip_pending)
+                        if played > value:
+                            value = played
                 else:
-                    value = max(value, self.after_play(rest, card, None, skip_pending))
+                    played = self.after_play(rest, card, None, skip_pending)
+                    if played > value:
+                        value = played
         self.memo[key] = value
         return value
 
