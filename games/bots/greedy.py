@@ -22,9 +22,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.bots.position import CARDS, Effect, Position, effects, fits
+from games.bots.position import CARDS, Effect, Position, effects
 from games.engine import Move
-from games.rules import SUITS, Card, Variant, card_points, out_score, score_hand
+from games.engine.moves import OWN_CARDS
+from games.rules import RANKS, SUITS, Card, Variant, card_points, out_score, score_hand
 
 GO_OUT = 60.0  # going out, before the Queen bonus
 PER_CARD = 4.0  # each card held, beyond its points: more cards are harder to get rid of
@@ -38,6 +39,9 @@ LOSING_HAND = 30.0  # a hand that would take the total over the limit
 MAX_NODES = 300  # positions searched per decision: chains of long hands stay cheap
 LONG_ROUND = 500  # events in a round's log beyond which it is going round in circles
 VARY = 0.2  # then, the chance of another legal move than the best
+
+_SUIT_INDEX = {suit: index for index, suit in enumerate(SUITS)}
+_RANK_INDEX = {rank: index for index, rank in enumerate(RANKS)}
 
 
 class Greedy:
@@ -68,64 +72,142 @@ def best_move(position: Position, legal_moves: Sequence[Move]) -> Move:
     return best
 
 
+# Every card by a number, suit by suit in deck order (its place in the 52-card deck), found
+# by the id() of the engine's own objects and the bots' own (an int hashes in C; a Card hashes
+# in Python, and a search asks thousands of times).
+_NUMBER_OF: dict[int, int] = {
+    id(card): _SUIT_INDEX[card.suit] * 13 + _RANK_INDEX[card.rank]
+    for cards in (*OWN_CARDS.values(), CARDS.values())
+    for card in cards
+}
+_QUEEN = RANKS.index("Q")
+
+
+def _number(card: Card) -> int:
+    number = _NUMBER_OF.get(id(card))
+    if number is None:  # a Card made elsewhere (a test's): the same card by value
+        number = _SUIT_INDEX[card.suit] * 13 + _RANK_INDEX[card.rank]
+    return number
+
+
 @dataclass(frozen=True, slots=True)
 class _Tables:
-    """A variant's figures per card, keyed by the id() of the engine's card objects (an int
-    hashes in C; a card hashes in Python, and a search asks thousands of times)."""
+    """A variant's figures per card, as lists indexed by the card's number (None for a card
+    not in its deck)."""
 
-    effects: Mapping[int, Effect]
-    points: Mapping[int, int]
+    effects: Sequence[Effect | None]
+    points: Sequence[int]
+    # The penalty of a Queen in a hand of Queens only (score_hand adds them up).
+    queen_points: Sequence[int]
     # What keeping a Queen is worth: it fits on anything, and going out with it earns a bonus.
-    queen_keep: Mapping[int, float]
-    out_value: Mapping[int, float]
+    queen_keep: Sequence[float]
+    out_value: Sequence[float]
+
+
+_TABLES: dict[int, tuple[Variant, _Tables]] = {}
+
+
+def _tables(variant: Variant) -> _Tables:
+    # By identity first: a game keeps its Variant, and a view's is shared (variant_of).
+    known = _TABLES.get(id(variant))
+    if known is not None and known[0] is variant:
+        return known[1]
+    tables = _tables_of(variant)
+    if len(_TABLES) > 64:
+        _TABLES.clear()
+    _TABLES[id(variant)] = (variant, tables)
+    return tables
 
 
 @functools.lru_cache(maxsize=64)
-def _tables(variant: Variant) -> _Tables:
+def _tables_of(variant: Variant) -> _Tables:
     by_card = effects(variant)
-    cards = [card for card in CARDS.values() if card in by_card]
-    return _Tables(
-        effects={id(card): by_card[card] for card in cards},
-        points={id(card): card_points(variant, card) for card in cards},
-        queen_keep={
-            id(card): QUEEN_KEEP - out_score(variant, card) / 4 for card in cards if card.is_queen
-        },
-        out_value={id(card): GO_OUT - out_score(variant, card) for card in cards},
-    )
+    effect: list[Effect | None] = [None] * 52
+    points, queen_points = [0] * 52, [0] * 52
+    queen_keep, out_value = [0.0] * 52, [0.0] * 52
+    for card, card_effect in by_card.items():
+        number = _number(card)
+        effect[number] = card_effect
+        points[number] = card_points(variant, card)
+        out_value[number] = GO_OUT - out_score(variant, card)
+        if card.is_queen:
+            queen_points[number] = score_hand(variant, (CARDS[card],))
+            queen_keep[number] = QUEEN_KEEP - out_score(variant, card) / 4
+    return _Tables(effect, points, queen_points, queen_keep, out_value)
 
 
 class Plan:
-    """The values of one position's moves; a search of the rest of the turn, memoised."""
+    """The values of one position's moves; a search of the rest of the turn, memoised.
+
+    The search plays cards out of the position's hand in the hand's order, so each hand it
+    reaches is a subset of the first, given as a bit mask (bit i: the hand's i-th card); a
+    card played is given by its number."""
+
+    __slots__ = (
+        "full",
+        "held_memo",
+        "keeps_turn",
+        "memo",
+        "nodes",
+        "numbers",
+        "position",
+        "queens",
+        "ranks",
+        "suits",
+        "tables",
+        "total",
+        "variant",
+    )
 
     def __init__(self, position: Position) -> None:
         self.position = position
         self.variant = position.variant
         self.tables = _tables(position.variant)
-        self.keeps_turn = position.holders == 2
+        self.keeps_turn = len(position.holders_after) == 1
         self.total = position.totals[position.seat]
         self.nodes = 0
         self.memo: dict[tuple[Any, ...], float] = {}
-        # The engine's own card objects, so that the search compares them by identity.
-        self.hand = tuple(CARDS[card] for card in position.hand)
+        self.held_memo: dict[int, float] = {}
+        number_of = _NUMBER_OF
+        try:
+            numbers = [number_of[id(card)] for card in position.hand]
+        except KeyError:
+            numbers = [_number(card) for card in position.hand]
+        self.numbers = numbers
+        self.full = (1 << len(numbers)) - 1
+        # The hand's cards by suit (Queens apart), by rank, and its Queens, as masks.
+        suits, ranks = [0] * 4, [0] * 13
+        queens = 0
+        bit = 1
+        for number in numbers:
+            rank = number % 13
+            ranks[rank] |= bit
+            if rank == _QUEEN:
+                queens |= bit
+            else:
+                suits[number // 13] |= bit
+            bit <<= 1
+        self.suits, self.ranks, self.queens = suits, ranks, queens
 
     def move_value(self, move: Move) -> float:
-        position = self.position
-        hand = self.hand
-        if move.kind == "draw":
-            return self.held(hand) - DRAW_COST
-        if move.kind == "pass":
-            return self.held(hand)
-        card = CARDS[move.card]  # type: ignore[index]
-        rest = tuple(held for held in hand if held is not card)
-        return self.after_play(rest, card, move.suit, position.skip_next)
+        kind = move.kind
+        if kind == "draw":
+            return self.held(self.full) - DRAW_COST
+        if kind == "pass":
+            return self.held(self.full)
+        number = _NUMBER_OF.get(id(move.card))
+        if number is None:
+            number = _number(move.card)  # type: ignore[arg-type]
+        numbers = self.numbers
+        # A card not in the hand (a turned-up Queen on the pile) leaves the hand whole.
+        rest = self.full ^ (1 << numbers.index(number)) if number in numbers else self.full
+        return self.after_play(rest, number, move.suit, self.position.skip_next)
 
-    def after_play(
-        self, rest: tuple[Card, ...], card: Card, suit: str | None, skip_pending: bool
-    ) -> float:
-        """The value of the turn once `card` is played, `rest` left in hand (a Queen with
-        no `suit` orders the best one)."""
+    def after_play(self, rest: int, card: int, suit: str | None, skip_pending: bool) -> float:
+        """The value of the turn once card number `card` is played, `rest` left in hand (a
+        Queen with no `suit` orders the best one)."""
         tables = self.tables
-        effect = tables.effects[id(card)]
+        effect: Effect = tables.effects[card]  # type: ignore[assignment]
         if effect.cover is not None:
             pending = skip_pending or effect.skips_once_covered
             # A card one must cover is never the last: the player draws to cover it.
@@ -133,53 +215,78 @@ class Plan:
                 return -DRAW_COST
             return self.rest_of_turn(rest, card, None, effect.cover, pending)
         if not rest:
-            return tables.out_value[id(card)]
+            return tables.out_value[card]
         skip = effect.skip or skip_pending
         hit = effect.draw * HIT
         if skip and self.keeps_turn:
             return hit + self.rest_of_turn(rest, card, suit, None, False)
-        return hit + (SKIP if skip else 0.0) + self.held(rest) + self.follow(rest, card, suit)
+        held = self.held_memo.get(rest)
+        if held is None:
+            held = self.held(rest)
+        return hit + (SKIP if skip else 0.0) + held + self.follow(rest, card, suit)
 
     def rest_of_turn(
-        self,
-        hand: tuple[Card, ...],
-        top: Card,
-        ordered_suit: str | None,
-        cover: str | None,
-        skip_pending: bool,
+        self, hand: int, top: int, ordered_suit: str | None, cover: str | None, skip_pending: bool
     ) -> float:
         """The best value of a turn that goes on with this hand on this top card."""
-        key = (*map(id, hand), id(top), ordered_suit, cover, skip_pending)
+        key = (hand, top, ordered_suit, cover, skip_pending)
         known = self.memo.get(key)
         if known is not None:
             return known
         self.nodes += 1
-        playable = [card for card in hand if fits(card, top, ordered_suit, cover)]
+        # What fits (as `fits` has it): a Queen, else the suit owed, else the top's suit or rank.
+        if cover == "suit":
+            fitting = self.queens | self.suits[top // 13]
+        elif ordered_suit is not None:
+            fitting = self.queens | self.suits[_SUIT_INDEX[ordered_suit]]
+        else:
+            fitting = self.queens | self.suits[top // 13] | self.ranks[top % 13]
+        playable = hand & fitting
         if not playable or self.nodes > MAX_NODES:
             value = self.held(hand) - DRAW_COST
         else:
             value = -math.inf
-            for card in playable:
-                rest = tuple(held for held in hand if held is not card)
+            numbers = self.numbers
+            queens_order = skip_pending and self.keeps_turn
+            while playable:  # in the hand's order
+                bit = playable & -playable
+                playable ^= bit
+                card = numbers[bit.bit_length() - 1]
+                rest = hand ^ bit
                 # A Queen ends the turn unless an 8's skip is pending: then its suit matters
                 # for what follows; otherwise `after_play` orders the best suit itself.
-                suits = SUITS if card.is_queen and skip_pending and self.keeps_turn else (None,)
-                for suit in suits:
-                    value = max(value, self.after_play(rest, card, suit, skip_pending))
+                if queens_order and bit & self.queens:
+                    for suit in SUITS:
+                        played = self.after_play(rest, card, suit, skip_pending)
+                        if played > value:
+                            value = played
+                else:
+                    played = self.after_play(rest, card, None, skip_pending)
+                    if played > value:
+                        value = played
         self.memo[key] = value
         return value
 
-    def held(self, hand: tuple[Card, ...]) -> float:
+    def held(self, hand: int) -> float:
         """What holding `hand` at the end of the turn is worth (never more than 0 or so)."""
+        known = self.held_memo.get(hand)
+        if known is not None:
+            return known
         tables = self.tables
-        if hand and all(card.is_queen for card in hand):
-            points = score_hand(self.variant, hand)  # the queens-only penalty may apply
+        numbers = self.numbers
+        cards = [numbers[index] for index in range(hand.bit_length()) if hand >> index & 1]
+        queens = hand & self.queens
+        if hand and hand == queens:
+            points = sum([tables.queen_points[card] for card in cards])  # queens-only penalty
         else:
-            points = sum([tables.points[id(card)] for card in hand])
-        value = -points - PER_CARD * len(hand)
-        for card in hand:
-            if card.is_queen:
-                value += tables.queen_keep[id(card)]
+            points_of = tables.points
+            points = sum([points_of[card] for card in cards])
+        value = -points - PER_CARD * len(cards)
+        if queens:
+            queen_keep = tables.queen_keep
+            for card in cards:
+                if card % 13 == _QUEEN:
+                    value += queen_keep[card]
         # Aim at the reset when close, steer clear of the limit.
         variant, total = self.variant, self.total
         after = total + points
@@ -189,15 +296,15 @@ class Plan:
             value += RESET_SHARE * (total - 50)
         elif after > variant.lose_over:
             value -= LOSING_HAND
+        self.held_memo[hand] = value
         return value
 
-    def follow(self, rest: tuple[Card, ...], card: Card, suit: str | None) -> float:
+    def follow(self, rest: int, card: int, suit: str | None) -> float:
         """Cards kept that will likely fit when the turn comes back: the next player has
         to follow the ordered suit or the card's suit, and mostly does."""
-        counts = dict.fromkeys(SUITS, 0)
-        for held in rest:
-            if not held.is_queen:
-                counts[held.suit] += 1
-        if card.is_queen and suit is None:
-            return FOLLOW * max(counts.values())
-        return FOLLOW * counts[suit or card.suit]
+        suits = self.suits
+        if suit is not None:
+            return FOLLOW * (rest & suits[_SUIT_INDEX[suit]]).bit_count()
+        if card % 13 == _QUEEN:
+            return FOLLOW * max((rest & mask).bit_count() for mask in suits)
+        return FOLLOW * (rest & suits[card // 13]).bit_count()

@@ -115,26 +115,32 @@ class Position:
         of its own simulation: every card in it is a guess, none is another seat's secret)."""
         seat = game.to_move
         players = game.players
-        out = {s for s, _ in game.went_out}
-        holding = [s for s in game.active if s not in out]
+        active = game.active
+        went_out = game.went_out
+        if went_out:
+            out = {s for s, _ in went_out}
+            holding = [s for s in active if s not in out]
+        else:
+            holding = active
         pile = game.pile
+        # Mid-round the result holds the finished rounds only: the totals before this one.
+        totals = game.result.totals
+        # Called at every move of a simulated round: positional, and no more than it needs.
         return cls(
-            variant=game.variant,
-            seat=seat,
-            players=players,
-            hand=list(game.hands[seat]),
-            top=pile[-1] if pile else None,
-            ordered_suit=game.ordered_suit,
-            cover=game.cover,
-            skip_next=game.skip_pending,
-            holders_after=_clockwise_after(seat, players, holding),
-            hand_counts=[len(hand) for hand in game.hands],
-            # Mid-round the result holds the finished rounds only: the totals before this one.
-            totals=[game.result.totals[s] for s in range(players)],
-            active=list(game.active),
+            game.variant,
+            seat,
+            players,
+            list(game.hands[seat]),
+            pile[-1] if pile else None,
+            game.ordered_suit,
+            game.cover,
+            game.skip_pending,
+            _clockwise_after(seat, players, holding),
+            [len(hand) for hand in game.hands],
+            [totals[s] for s in range(players)],
+            list(active),
         )
 
 
 def _clockwise_after(seat: int, players: int, holding: Sequence[int]) -> list[int]:
-    order = [(seat + step) % players for step in range(1, players)]
-    return [s for s in order if s in holding]
+    return [s for step in range(1, players) if (s := (seat + step) % players) in holding]
