@@ -127,6 +127,10 @@ def _fill(entry: Entry, dealt: Mapping[int, Card]) -> Card:
     return entry if isinstance(entry, Card) else dealt[id(entry)]
 
 
+def _deck_order(card: Card) -> tuple[int, int]:
+    return card.sort_key
+
+
 def _deal(
     slots: Sequence[Slot],
     allowed: Mapping[int, set[Card] | frozenset[Card]],
@@ -144,7 +148,12 @@ def _deal(
         left = set(unseen)
         dealt: dict[int, Card] = {}
         for slot in order:
-            choices = [candidate for candidate in allowed[id(slot)] if candidate in left]
+            # In deck order: a set's order follows the process's string hashing, and the
+            # same seed must deal the same cards in every process.
+            choices = sorted(
+                (candidate for candidate in allowed[id(slot)] if candidate in left),
+                key=_deck_order,
+            )
             if not choices:
                 break
             chosen = choices[rng.randrange(len(choices))] if len(choices) > 1 else choices[0]

@@ -2,7 +2,10 @@
 
 import copy
 import json
+import subprocess
+import sys
 import time
+from pathlib import Path
 from random import Random
 
 import pytest
@@ -154,3 +157,37 @@ def test_the_expert_thinks_within_its_budget():
         game.play(move)
     # The budget, plus the few deals tried however short it is, plus a busy machine.
     assert slowest < 0.5
+
+
+ROOT = Path(__file__).resolve().parents[2]
+EXPERT_RUN = """
+from games.bots import make_bot
+from games.engine import Game
+from games.rules import PRESETS
+game = Game.new(PRESETS["aaow"], players=3, seed=5)
+bots = [make_bot("expert", seed=seat, deals=6) for seat in range(3)]
+moves = []
+while not game.round_over and len(moves) < 40:
+    seat = game.to_move
+    move = bots[seat].choose(game.view(seat), game.legal_moves())
+    moves.append(str(move))
+    game.play(move)
+print(moves)
+"""
+
+
+def test_the_expert_chooses_the_same_in_every_process_for_a_seed():
+    # Sets of cards iterate in an order that follows each process's string hashing.
+    runs = {
+        subprocess.run(
+            [sys.executable, "-c", EXPERT_RUN],
+            cwd=ROOT,
+            env={"PATH": "/usr/bin:/bin", "PYTHONHASHSEED": str(hash_seed)},
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        ).stdout
+        for hash_seed in (1, 2, 3)
+    }
+    assert len(runs) == 1 and runs.pop().startswith("['")

@@ -58,7 +58,7 @@ def test_a_new_user_plays_a_round_against_two_bots(page: Page, problems: list[st
     page.get_by_role("button", name="Sign Up").click()
     expect(page.get_by_role("button", name="Log out")).to_be_visible()
 
-    page.get_by_role("navigation").get_by_role("link", name="Play").click()
+    page.get_by_role("navigation").get_by_role("link", name="Play", exact=True).click()
     page.get_by_role("link", name="New table").click()
     expect(page.get_by_label("Seat 2")).to_have_value("greedy")
     expect(page.get_by_label("Seat 3")).to_have_value("greedy")
