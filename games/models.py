@@ -33,6 +33,12 @@ class Player(models.Model):
         related_name="+",
         verbose_name=_("added by"),
     )
+    # A computer player of the played tables (one per strength and number), never a person
+    # whom someone could claim.
+    is_bot = models.BooleanField(_("bot"), default=False)
+    # Hidden from visitors who are not signed in: the profile and the name (the owner of an
+    # account chooses; a club sport is public by default).
+    private = models.BooleanField(_("hidden from visitors"), default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -45,7 +51,8 @@ class Player(models.Model):
 
     @property
     def is_guest(self) -> bool:
-        return self.user_id is None
+        """Typed in by a scorekeeper, with no account (a bot is not a guest)."""
+        return self.user_id is None and not self.is_bot
 
 
 class MatchQuerySet(models.QuerySet):
@@ -390,3 +397,66 @@ class PlayMove(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} #{self.number}: {self.move}"
+
+
+class Claim(models.Model):
+    """A guest becoming an account's player: asked by the account's user (a judge of the guest
+    decides) or linked by a judge (the account's user confirms). Approved, the guest's seats
+    move to the account's player and the guest is gone; the claim stays as the record of who
+    did what, with the guest's id and name as they were."""
+
+    class Kind(models.TextChoices):
+        CLAIM = "claim", _("claim")
+        LINK = "link", _("link")
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting")
+        APPROVED = "approved", _("approved")
+        REFUSED = "refused", _("refused")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+
+    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices)
+    guest = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="claims"
+    )
+    guest_number = models.PositiveIntegerField(_("guest's id"))
+    guest_name = models.CharField(_("guest's name"), max_length=40)
+    # The account the guest becomes.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="player_claims",
+        verbose_name=_("account"),
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    asked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    asked_at = models.DateTimeField(auto_now_add=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    # On approval: how many of the guest's seats became the account's.
+    seats_moved = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-asked_at", "-pk"]
+        verbose_name = _("claim")
+        verbose_name_plural = _("claims")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["guest", "user"],
+                condition=Q(status="pending"),
+                name="claim_pending_unique",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.guest_name} → {self.user}"
+
+    @property
+    def is_pending(self) -> bool:
+        return self.status == self.Status.PENDING

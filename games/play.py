@@ -311,7 +311,9 @@ def _players(seats: list[PlaySeat]) -> list[Player]:
             number = bots_seen.count(seat.bot)
             # Not translated: a bot's name is stored once and shown to everyone.
             name = f"{seat.bot.capitalize()} bot" + (f" {number}" if number > 1 else "")
-            player = Player.objects.get_or_create(name=name, user=None, added_by=None)[0]
+            player = Player.objects.get_or_create(name=name, user=None, added_by=None, is_bot=True)[
+                0
+            ]
         players.append(player)
     return players
 

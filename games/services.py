@@ -154,20 +154,29 @@ def add_scorekeeper(*, match: Match, username: str, by):
     with transaction.atomic():
         match = _lock(match)
         _check_creator(match, by)
-        username = username.strip()
-        if not username:
-            raise NotAllowed(_("Enter the username of the account that should keep score."))
-        # A NUL byte would reach the database (PostgreSQL refuses it): check the text first.
-        problem = name_problem(username)
-        if problem:
-            raise NotAllowed(problem)
-        user = get_user_model().objects.filter(username__iexact=username).first()
-        if user is None:
-            raise NotAllowed(_("There is no account called “%(name)s”.") % {"name": username})
+        user = account_named(
+            username, _("Enter the username of the account that should keep score.")
+        )
         if user.pk == match.created_by_id:
             raise NotAllowed(_("You created this match, so you can already keep its score."))
         match.scorekeepers.add(user)
         _changed(match)
+    return user
+
+
+def account_named(username: str, empty: str):
+    """The account with this username (any case); NotAllowed saying what is wrong otherwise,
+    `empty` when nothing was typed."""
+    username = username.strip()
+    if not username:
+        raise NotAllowed(empty)
+    # A NUL byte would reach the database (PostgreSQL refuses it): check the text first.
+    problem = name_problem(username)
+    if problem:
+        raise NotAllowed(problem)
+    user = get_user_model().objects.filter(username__iexact=username).first()
+    if user is None:
+        raise NotAllowed(_("There is no account called “%(name)s”.") % {"name": username})
     return user
 
 

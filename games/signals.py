@@ -21,3 +21,16 @@ one was corrected, reopened, deleted, or marked rated or unrated. Keyword argume
 (the rules' pool), `since`, the (finished_at, match id) of the earliest finished result the
 change touches (every finished match of that preset from there on may read differently), and
 `players`: the ids of a deleted match's players, whose rows about it went with it."""
+
+player_judges = Signal()
+"""Asked who, besides whoever added a guest and the creators of its matches, may decide claims
+of it. Keyword argument `player_id`; a receiver returns user ids (a tournament's directors for
+its entrants)."""
+
+merging_players = Signal()
+"""Sent before a guest's rows move to another player (`guest`, `into`), inside the transaction,
+with both players' rows locked: a receiver takes the locks of what it owns and returns why the
+two cannot become one (both entered one tournament), or None."""
+
+players_merged = Signal()
+"""Sent once the guest's rows are `into`'s (`guest_id`, `into`), in the same transaction."""

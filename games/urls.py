@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import play_views, views
+from games import play_views, player_views, views
 
 app_name = "games"
 
@@ -29,4 +29,10 @@ urlpatterns = [
     path("matches/<int:pk>/rematch/", views.rematch, name="rematch"),
     path("matches/<int:pk>/scorekeepers/", views.scorekeepers, name="scorekeepers"),
     path("matches/<int:pk>/delete/", views.match_delete, name="match_delete"),
+    path("claims/", player_views.claims, name="claims"),
+    path("claims/ask/<int:guest>/", player_views.ask, name="claim_ask"),
+    path("claims/link/<int:guest>/", player_views.link, name="claim_link"),
+    path("claims/<int:pk>/decide/", player_views.decide, name="claim_decide"),
+    path("claims/<int:pk>/withdraw/", player_views.withdraw, name="claim_withdraw"),
+    path("privacy/", player_views.privacy, name="privacy"),
 ]

@@ -6,13 +6,14 @@ import hashlib
 
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import get_language
 
-from games.models import Player
+from games import player_views, players
+from games.models import Claim, Player
 from games.validators import MAX_ID
 from stats import charts, exports, panels, queries
 from stats.forms import FiltersForm, LeaderboardForm
@@ -30,18 +31,31 @@ PROFILE_CACHE_SECONDS = 3600
 def profile(request: HttpRequest, pk: int) -> HttpResponse:
     """A player's figures, ratings, charts, matches and opponents under the filters asked for;
     cached until a finished result changes anywhere (and for the day: "today" moves)."""
-    player = get_object_or_404(Player.objects.select_related("user"), pk=pk)
+    if pk > MAX_ID:
+        raise Http404
+    player = Player.objects.select_related("user").filter(pk=pk).first()
+    if player is None:
+        # A guest claimed by an account: its old address leads to the account's profile.
+        merged = (
+            Claim.objects.filter(guest_number=pk, status=Claim.Status.APPROVED)
+            .values_list("user__player", flat=True)
+            .first()
+        )
+        if merged is None:
+            raise Http404
+        return redirect("stats:profile", pk=merged, permanent=True)
     form = FiltersForm(request.GET or None)
     asked = hashlib.sha256(request.GET.urlencode().encode()).hexdigest()[:16]
     key = (
-        f"stats:profile:{player.pk}:{asked}:{panels.results_version()}:{get_language()}:"
-        f"{timezone.localdate().isoformat()}"
+        f"stats:profile:{player.pk}:{asked}:{panels.results_version()}:"
+        f"{players.names_version()}:{get_language()}:{timezone.localdate().isoformat()}"
     )
     body = cache.get(key)
     if body is None:
         body = render_to_string("stats/_profile_body.html", _profile(player, form), request=request)
         cache.set(key, body, PROFILE_CACHE_SECONDS)
-    return render(request, "stats/profile.html", {"player": player, "body": body})
+    context = {"player": player, "body": body, "claim": player_views.panel(request, player)}
+    return render(request, "stats/profile.html", context)
 
 
 def _profile(player: Player, form: FiltersForm) -> dict:

@@ -11,6 +11,7 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         from games import owners
         from games.models import Match
+        from tournaments import signals  # noqa: F401 - its receivers connect
         from tournaments.owner import TournamentTables
 
         owners.register(Match.Kind.TOURNAMENT, TournamentTables())

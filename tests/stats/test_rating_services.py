@@ -7,7 +7,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from games import services
+from games import players, services
 from games.models import Match, Player
 from stats.models import Rating, RatingChange
 from stats.ratings import NEWCOMER, rate
@@ -144,21 +144,34 @@ def test_only_the_creator_marks_a_match_unrated(alice, bob):
     assert match.rated
 
 
-def test_ratings_after_random_corrections_deletions_and_reopenings_equal_a_rebuild(alice):
-    rng = random.Random(101)
+@pytest.mark.parametrize("seed", [101, 7])
+def test_ratings_after_random_corrections_deletions_reopenings_and_merges_equal_a_rebuild(
+    alice, bob, seed
+):
+    rng = random.Random(seed)
     names = ["alice", "Dan", "Eve", "Fay"]
     matches = []
-    for _ in range(8):
-        table = rng.sample(names, rng.choice([2, 3, 4]))
+    for number in range(10):
+        # bob plays too, never with Fay, so that Fay may turn out to be bob.
+        table = rng.sample(["bob", "alice", "Eve"] if number % 3 == 2 else names, 2)
+        table += rng.sample([n for n in names if n not in table], rng.choice([0, 1]))
         match = make_match(alice, table, "classic", reset_at_100=rng.choice([True, False]))
         play_out(match, alice, winner_index=rng.randrange(len(table)))
         matches.append(match)
-    for _ in range(6):
+    merged = False
+    for _ in range(8):
         match = rng.choice(matches)
         if not Match.objects.filter(pk=match.pk).exists():
             continue
-        action = rng.choice(["correct", "reopen", "delete", "unrate"])
-        if action == "delete":
+        action = rng.choice(["correct", "reopen", "delete", "unrate", "merge"])
+        fay = Player.objects.filter(name="Fay").first()
+        if action == "merge" and fay is not None and not players.sat_together(fay, bob.player):
+            claim = players.ask(guest=fay, by=bob)
+            players.decide(claim=claim, approve=True, by=alice)
+            merged = True
+        elif action == "merge":
+            continue
+        elif action == "delete":
             services.delete_match(match=match, by=alice)
         elif action == "unrate":
             services.set_rated(match=match, rated=not match.rated, by=alice)
@@ -189,6 +202,7 @@ def test_ratings_after_random_corrections_deletions_and_reopenings_equal_a_rebui
                     match=match, outcomes=outcomes, version=match.version, by=alice
                 )
         assert_equals_a_rebuild()
+    assert merged  # the seeds are chosen so that Fay turns out to be bob along the way
 
 
 def test_the_rebuild_command_reports_what_it_rated_and_needs_to_be_asked(alice):

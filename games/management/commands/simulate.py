@@ -211,5 +211,7 @@ def _bot_players(seated: list[str]) -> list[Player]:
         number = seated[: seat + 1].count(name)
         # Not translated: a bot's name is stored once and shown to everyone.
         shown = f"{name.capitalize()} bot" + (f" {number}" if number > 1 else "")
-        players.append(Player.objects.get_or_create(name=shown, user=None, added_by=None)[0])
+        players.append(
+            Player.objects.get_or_create(name=shown, user=None, added_by=None, is_bot=True)[0]
+        )
     return players

@@ -1,0 +1,192 @@
+"""Claims of guest profiles and a player's privacy: the pages and the forms they post."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from games import extensions, players
+from games.models import Claim, Player
+from games.services import NotAllowed
+from games.validators import MAX_ID
+
+PENDING_SHOWN = 200  # pending claims looked through for the ones a judge decides
+HISTORY = 50
+
+
+def panel(request: HttpRequest, player: Player) -> dict:
+    """What a player's page shows about claiming it or hiding it, for this visitor."""
+    user = request.user
+    context: dict = {"player": player, "claimable": False}
+    if player.user_id is not None:
+        context["own"] = user.is_authenticated and user.pk == player.user_id
+        return context
+    if players.claimable_problem(player):
+        return context
+    context["claimable"] = True
+    if not user.is_authenticated:
+        return context
+    mine = player.claims.filter(user=user, status=Claim.Status.PENDING).first()
+    context["my_claim"] = mine
+    if mine is None:
+        own = Player.objects.filter(user=user).first()
+        context["sat_together"] = own is not None and players.sat_together(player, own)
+    if players.may_judge(player, user):
+        context["judge"] = True
+        context["waiting"] = list(
+            player.claims.filter(status=Claim.Status.PENDING).select_related("user", "asked_by")
+        )
+    return context
+
+
+@login_required
+def claims(request: HttpRequest) -> HttpResponse:
+    """Claims waiting for this user's decision, links to confirm, and their own requests."""
+    user = request.user
+    pending = Claim.objects.filter(status=Claim.Status.PENDING).select_related(
+        "guest", "user", "asked_by"
+    )
+    to_decide = [
+        claim
+        for claim in pending.filter(kind=Claim.Kind.CLAIM).exclude(asked_by=user)[:PENDING_SHOWN]
+        if claim.guest is not None and players.may_judge(claim.guest, user)
+    ]
+    to_confirm = list(pending.filter(kind=Claim.Kind.LINK, user=user).exclude(asked_by=user))
+    history = list(
+        Claim.objects.filter(Q(asked_by=user) | Q(user=user) | Q(decided_by=user))
+        .select_related("guest", "user", "asked_by", "decided_by")
+        .distinct()[:HISTORY]
+    )
+    return render(
+        request,
+        "games/claims.html",
+        {"to_decide": to_decide, "to_confirm": to_confirm, "history": history},
+    )
+
+
+@login_required
+@require_POST
+def ask(request: HttpRequest, guest: int) -> HttpResponse:
+    player = _player(guest)
+    try:
+        claim = players.ask(guest=player, by=request.user)
+    except NotAllowed as refusal:
+        messages.error(request, str(refusal))
+        return _back(request, player)
+    if claim.status == Claim.Status.APPROVED:
+        messages.success(
+            request,
+            _("%(guest)s is now you: %(count)s seats became yours.")
+            % {"guest": claim.guest_name, "count": claim.seats_moved},
+        )
+        return _to_profile(request, claim.user.player)
+    messages.success(
+        request,
+        _("Asked. Whoever added %(guest)s or keeps its matches will approve or refuse.")
+        % {"guest": claim.guest_name},
+    )
+    return _back(request, player)
+
+
+@login_required
+@require_POST
+def link(request: HttpRequest, guest: int) -> HttpResponse:
+    player = _player(guest)
+    try:
+        claim = players.link(
+            guest=player, username=request.POST.get("username", ""), by=request.user
+        )
+    except NotAllowed as refusal:
+        messages.error(request, str(refusal))
+        return _back(request, player)
+    if claim.status == Claim.Status.APPROVED:
+        messages.success(request, _("%(guest)s is now you.") % {"guest": claim.guest_name})
+        return _to_profile(request, claim.user.player)
+    messages.success(
+        request,
+        _("Linked to %(user)s: the guest becomes theirs once they confirm.") % {"user": claim.user},
+    )
+    return _back(request, player)
+
+
+@login_required
+@require_POST
+def decide(request: HttpRequest, pk: int) -> HttpResponse:
+    claim = get_object_or_404(Claim.objects.select_related("user"), pk=_id(pk))
+    approve = request.POST.get("decision") == "approve"
+    try:
+        players.decide(claim=claim, approve=approve, by=request.user)
+    except NotAllowed as refusal:
+        messages.error(request, str(refusal))
+    else:
+        if approve:
+            messages.success(
+                request,
+                _("%(guest)s is now %(user)s's profile.")
+                % {"guest": claim.guest_name, "user": claim.user},
+            )
+        else:
+            messages.success(
+                request, _("Refused: %(guest)s stays a guest.") % {"guest": claim.guest_name}
+            )
+    return redirect(_safe_next(request) or "games:claims")
+
+
+@login_required
+@require_POST
+def withdraw(request: HttpRequest, pk: int) -> HttpResponse:
+    claim = get_object_or_404(Claim, pk=_id(pk))
+    try:
+        players.withdraw(claim=claim, by=request.user)
+    except NotAllowed as refusal:
+        messages.error(request, str(refusal))
+    else:
+        messages.success(request, _("Withdrawn."))
+    return redirect(_safe_next(request) or "games:claims")
+
+
+@login_required
+@require_POST
+def privacy(request: HttpRequest) -> HttpResponse:
+    player = players.own_player(request.user)
+    private = request.POST.get("private") == "on"
+    players.set_private(player=player, private=private, by=request.user)
+    if private:
+        messages.success(
+            request,
+            _("Your profile and your name are now hidden from visitors who are not signed in."),
+        )
+    else:
+        messages.success(request, _("Your profile and your name are public again."))
+    return _to_profile(request, player)
+
+
+def _id(pk: int) -> int:
+    return pk if pk <= MAX_ID else 0
+
+
+def _player(pk: int) -> Player:
+    return get_object_or_404(Player, pk=_id(pk))
+
+
+def _safe_next(request: HttpRequest) -> str | None:
+    target = request.POST.get("next", "")
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return None
+
+
+def _to_profile(request: HttpRequest, player: Player) -> HttpResponse:
+    return redirect(extensions.player_page(player.pk) or "games:claims")
+
+
+def _back(request: HttpRequest, player: Player) -> HttpResponse:
+    return redirect(_safe_next(request) or extensions.player_page(player.pk) or "games:claims")

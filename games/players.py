@@ -1,0 +1,304 @@
+"""The only code that writes players: claims of guest profiles, merging a guest into an
+account's player, and what a player shows of themselves to visitors.
+
+A guest typed in by a scorekeeper may later turn out to be someone with an account. Either the
+account's user asks for the guest (`ask`) and one of the guest's judges decides (`decide`), or a
+judge links the guest to an account by username (`link`) and the account's user confirms. The
+judges of a guest: whoever added it, the creators of its matches, and whoever the apps built on
+this one name (a tournament's directors for its entrants, through `signals.player_judges`).
+A judge asking for a guest, or linking it to their own account, is approved at once.
+
+Approved, the guest is merged (`_merge`): rows that say who played (foreign keys that PROTECT
+the player: seats, played seats, tournament entries) move to the account's player in one
+transaction, rows derived from them (CASCADE: ratings) go with the guest and are computed
+again, and claims (SET_NULL) keep the guest's id and name. Refused when the two ever sat at
+one match, or when an app says no (`signals.merging_players`: both entered one tournament).
+Every step is a Claim row with who asked and who decided, and a line in the log.
+
+Locks, in this order: the two players' rows (by id), the claim's row, the owners of the
+guest's matches (tournaments), then those matches by id, as every other write takes them.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Iterable
+
+from django.core.cache import cache
+from django.db import IntegrityError, models, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import owners, signals
+from games.models import Claim, Match, Player, Seat
+from games.services import NotAllowed, account_named, lock_matches
+
+log = logging.getLogger(__name__)
+
+NAMES_VERSION_KEY = "games:names-version"
+
+
+# --- who may decide --------------------------------------------------------------------------
+
+
+def judges(guest: Player) -> set[int]:
+    """The ids of the accounts that may approve or refuse claims of this guest."""
+    ids = set(Match.objects.filter(seats__player=guest).values_list("created_by_id", flat=True))
+    if guest.added_by_id is not None:
+        ids.add(guest.added_by_id)
+    for _receiver, more in signals.player_judges.send(sender=Player, player_id=guest.pk):
+        ids.update(more or ())
+    return ids
+
+
+def may_judge(guest: Player, user) -> bool:
+    return user.is_authenticated and user.pk in judges(guest)
+
+
+def claimable_problem(guest: Player) -> str | None:
+    """Why nobody can claim this player, or None."""
+    if guest.is_bot:
+        return _("A bot is nobody's profile: it cannot be claimed.")
+    if guest.user_id is not None:
+        return _("This player already has an account.")
+    return None
+
+
+def own_player(user) -> Player:
+    """The account's player (every account has one; made here if an old account lacks it)."""
+    return Player.objects.get_or_create(user=user, defaults={"name": user.get_username()})[0]
+
+
+def sat_together(guest: Player, player: Player) -> bool:
+    return Seat.objects.filter(player=guest, match__seats__player=player).exists()
+
+
+# --- asking, linking, deciding ---------------------------------------------------------------
+
+
+def ask(*, guest: Player, by) -> Claim:
+    """`by` says the guest is them. A pending claim of theirs is returned as it is."""
+    with transaction.atomic():
+        return _open(Claim.Kind.CLAIM, guest, by, by)
+
+
+def link(*, guest: Player, username: str, by) -> Claim:
+    """A judge of the guest says it is the account called `username`; its user confirms."""
+    user = account_named(username, _("Enter the username of the account this guest is."))
+    with transaction.atomic():
+        return _open(Claim.Kind.LINK, guest, user, by)
+
+
+def _open(kind: str, guest: Player, user, by) -> Claim:
+    target = own_player(user)
+    guest = _lock_players(guest, target)
+    if kind == Claim.Kind.LINK and not may_judge(guest, by):
+        raise NotAllowed(
+            _(
+                "Only whoever added this guest, a creator of one of its matches or a "
+                "director of one of its tournaments can link it to an account."
+            )
+        )
+    _check_claimable(guest, target)
+    pending = Claim.objects.filter(guest=guest, user=user, status=Claim.Status.PENDING).first()
+    if pending is not None:
+        return pending
+    claim = Claim.objects.create(
+        kind=kind, guest=guest, guest_number=guest.pk, guest_name=guest.name, user=user, asked_by=by
+    )
+    if kind == Claim.Kind.CLAIM:
+        log.info("claim %s: %s asks for guest %s (%s)", claim.pk, by, guest.pk, guest.name)
+        # Someone who may decide needs nobody's word but their own.
+        at_once = by.pk in judges(guest)
+    else:
+        log.info("claim %s: %s links guest %s (%s) to %s", claim.pk, by, guest.pk, guest.name, user)
+        at_once = user.pk == by.pk
+    if at_once:
+        _approve(claim, guest, target, by)
+    return claim
+
+
+def decide(*, claim: Claim, approve: bool, by) -> Claim:
+    """Approve (the guest is merged) or refuse a pending claim: a judge of the guest decides a
+    claim, the account's user a link."""
+    with transaction.atomic():
+        guest = claim.guest
+        if guest is None:
+            raise NotAllowed(_("This guest is no longer there: the claim was decided."))
+        target = own_player(claim.user)
+        guest = _lock_players(guest, target)
+        claim = _lock_pending(claim)
+        if claim.kind == Claim.Kind.LINK:
+            if by.pk != claim.user_id:
+                raise NotAllowed(_("Only the account's owner can confirm this link."))
+        elif not may_judge(guest, by):
+            raise NotAllowed(
+                _(
+                    "Only whoever added this guest, a creator of one of its matches or a "
+                    "director of one of its tournaments can decide this claim."
+                )
+            )
+        if approve:
+            _check_claimable(guest, target)
+            _approve(claim, guest, target, by)
+        else:
+            _close(claim, Claim.Status.REFUSED, by)
+            log.info("claim %s: refused by %s", claim.pk, by)
+        return claim
+
+
+def withdraw(*, claim: Claim, by) -> Claim:
+    """Whoever asked takes a pending claim (or link) back."""
+    with transaction.atomic():
+        claim = _lock_pending(claim)
+        if by.pk != claim.asked_by_id:
+            raise NotAllowed(_("Only whoever asked can withdraw this."))
+        _close(claim, Claim.Status.WITHDRAWN, by)
+        log.info("claim %s: withdrawn by %s", claim.pk, by)
+        return claim
+
+
+def _check_claimable(guest: Player, target: Player) -> None:
+    problem = claimable_problem(guest)
+    if problem:
+        raise NotAllowed(problem)
+    if guest.pk == target.pk:
+        raise NotAllowed(_("This is your own profile."))
+    if sat_together(guest, target):
+        raise NotAllowed(
+            _("%(guest)s and %(player)s sat at the same match, so they are two people.")
+            % {"guest": guest.name, "player": target.name}
+        )
+
+
+def _lock_players(guest: Player, target: Player) -> Player:
+    """Row locks on both players, by id; the guest as it is now."""
+    locked = {
+        player.pk: player
+        for player in Player.objects.select_for_update()
+        .filter(pk__in=[guest.pk, target.pk])
+        .order_by("pk")
+    }
+    if guest.pk not in locked:
+        raise NotAllowed(_("This guest is no longer there: it was merged or removed."))
+    return locked[guest.pk]
+
+
+def _lock_pending(claim: Claim) -> Claim:
+    claim = Claim.objects.select_for_update().get(pk=claim.pk)
+    if not claim.is_pending:
+        raise NotAllowed(
+            _("This claim was already %(status)s.") % {"status": claim.get_status_display()}
+        )
+    return claim
+
+
+def _close(claim: Claim, status: str, by) -> None:
+    claim.status = status
+    claim.decided_by = by
+    claim.decided_at = timezone.now()
+    claim.save(update_fields=["status", "decided_by", "decided_at"])
+
+
+def _approve(claim: Claim, guest: Player, target: Player, by) -> None:
+    claim.seats_moved = _merge(guest, target)
+    _close(claim, Claim.Status.APPROVED, by)
+    claim.save(update_fields=["seats_moved"])
+    # The guest is gone: other claims of it are settled with this one.
+    Claim.objects.filter(guest_number=claim.guest_number, status=Claim.Status.PENDING).update(
+        status=Claim.Status.REFUSED, decided_by=by, decided_at=claim.decided_at
+    )
+    log.info(
+        "claim %s: approved by %s; guest %s (%s) merged into player %s, %s seats moved",
+        claim.pk,
+        by,
+        claim.guest_number,
+        claim.guest_name,
+        target.pk,
+        claim.seats_moved,
+    )
+
+
+# --- merging ---------------------------------------------------------------------------------
+
+
+def _merge(guest: Player, target: Player) -> int:
+    """Move the guest's rows to `target` and delete the guest (both players are locked, inside a
+    transaction); returns the number of seats moved."""
+    for _receiver, refusal in signals.merging_players.send(sender=Player, guest=guest, into=target):
+        if refusal:
+            raise NotAllowed(refusal)
+    matches = list(Match.objects.filter(seats__player=guest).order_by("pk"))
+    for match in matches:
+        owners.owner_of(match).lock(match)
+    locked = lock_matches(matches)
+    # Where each rating pool must be computed again from: the guest's first finished match.
+    firsts: dict[str, tuple] = {}
+    for match in locked:
+        if match.finished_at is not None:
+            first = (match.finished_at, match.pk)
+            firsts[match.preset] = min(firsts.get(match.preset, first), first)
+    seats = 0
+    try:
+        with transaction.atomic():
+            for relation in _played_rows():
+                moved = relation.related_model._base_manager.filter(
+                    **{relation.field.name: guest}
+                ).update(**{relation.field.name: target})
+                if relation.related_model is Seat:
+                    seats = moved
+    except IntegrityError:
+        raise NotAllowed(
+            _("%(guest)s and %(player)s have rows that cannot become one player's.")
+            % {"guest": guest.name, "player": target.name}
+        ) from None
+    guest_id = guest.pk
+    guest.delete()
+    guest.pk = guest_id
+    for match in locked:
+        match.version += 1
+        match.save(update_fields=["version", "updated_at"])
+        owners.owner_of(match).changed(match)
+    signals.players_merged.send(sender=Player, guest_id=guest_id, into=target)
+    for preset, first in sorted(firsts.items()):
+        signals.results_changed.send(sender=Match, preset=preset, since=first, players=[guest_id])
+    transaction.on_commit(names_changed)
+    return seats
+
+
+def _played_rows() -> Iterable[models.ManyToOneRel]:
+    """The relations that say who played: foreign keys to Player that protect it."""
+    return [
+        relation
+        for relation in Player._meta.related_objects
+        if relation.one_to_many and relation.on_delete is models.PROTECT
+    ]
+
+
+# --- what a player shows -----------------------------------------------------------------------
+
+
+def set_private(*, player: Player, private: bool, by) -> None:
+    """The account's user hides their profile and name from visitors, or shows them again."""
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        if player.user_id is None or by.pk != player.user_id:
+            raise NotAllowed(_("Only the account's owner can choose who sees this profile."))
+        if player.private != private:
+            player.private = private
+            player.save(update_fields=["private"])
+            transaction.on_commit(names_changed)
+
+
+def names_version() -> str:
+    """A version of every player's shown name (cached pages that list names key on it)."""
+    version = cache.get(NAMES_VERSION_KEY)
+    if version is None:
+        cache.add(NAMES_VERSION_KEY, uuid.uuid4().hex[:12])
+        version = cache.get(NAMES_VERSION_KEY)
+    return version
+
+
+def names_changed() -> None:
+    cache.set(NAMES_VERSION_KEY, uuid.uuid4().hex[:12], None)

@@ -1,0 +1,48 @@
+"""What tournaments say when a guest is claimed: their directors judge claims of their
+entrants, and one tournament cannot hold the same person twice."""
+
+from django.db.models import F, Q
+from django.dispatch import receiver
+from django.utils.translation import gettext as _
+
+from games.signals import merging_players, player_judges, players_merged
+from tournaments.models import Tournament
+
+
+@receiver(player_judges)
+def directors_judge(sender, *, player_id: int, **kwargs) -> list[int]:
+    tournaments = Tournament.objects.filter(entrants__player_id=player_id)
+    creators = tournaments.values_list("created_by_id", flat=True)
+    directors = tournaments.filter(directors__isnull=False).values_list("directors", flat=True)
+    return [*creators, *directors]
+
+
+@receiver(merging_players)
+def one_entry_each(sender, *, guest, into, **kwargs) -> str | None:
+    # The tournaments' rows, by id, before their tables (the order every write keeps).
+    entered = Q(entrants__player=guest) | Q(entrants__player=into)
+    list(
+        Tournament.objects.select_for_update()
+        .filter(pk__in=Tournament.objects.filter(entered).values("pk"))
+        .order_by("pk")
+    )
+    both = (
+        Tournament.objects.filter(entrants__player=guest)
+        .filter(entrants__player=into)
+        .order_by("date", "pk")
+        .first()
+    )
+    if both is not None:
+        return _(
+            "%(guest)s and %(player)s both play in %(tournament)s, so they are two people."
+        ) % {
+            "guest": guest.name,
+            "player": into.name,
+            "tournament": both.name,
+        }
+    return None
+
+
+@receiver(players_merged)
+def entries_moved(sender, *, into, **kwargs) -> None:
+    Tournament.objects.filter(entrants__player=into).update(version=F("version") + 1)
