@@ -8,7 +8,7 @@ from django.db.models import Prefetch, Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from games import owners
+from games import audience, owners
 from games.labels import PRESET_LABELS
 from games.rules import Variant
 
@@ -47,7 +47,13 @@ class Player(models.Model):
         verbose_name_plural = _("players")
 
     def __str__(self) -> str:
-        return self.name
+        """The name as the person looking may see it (see games.audience)."""
+        return audience.name(self.name, self.private)
+
+    @property
+    def is_hidden(self) -> bool:
+        """Hidden from the person looking: no name, no profile."""
+        return self.private and not audience.sees_hidden()
 
     @property
     def is_guest(self) -> bool:
@@ -176,7 +182,7 @@ class Seat(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.player.name
+        return str(self.player)
 
     @property
     def has_lost(self) -> bool:
@@ -366,7 +372,7 @@ class PlaySeat(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.player.name if self.player_id else str(self.get_bot_display() or "")
+        return str(self.player) if self.player_id else str(self.get_bot_display() or "")
 
     @property
     def is_open(self) -> bool:

@@ -45,7 +45,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 def _rows(tables) -> list[tuple[PlayTable, list[PlaySeat]]]:
     tables = list(tables)
-    seats = PlaySeat.objects.filter(table__in=tables).select_related("user", "player")
+    seats = PlaySeat.objects.filter(table__in=tables).select_related("user__player", "player")
     by_table: dict[int, list[PlaySeat]] = {}
     for seat in seats:
         by_table.setdefault(seat.table_id, []).append(seat)
@@ -111,7 +111,7 @@ def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _render_board(request: HttpRequest, table: PlayTable, error: str = "") -> HttpResponse:
-    seats = list(table.seats.select_related("user", "player"))
+    seats = list(table.seats.select_related("user__player", "player"))
     # Not by user id alone: an anonymous visitor's id is None, like a bot seat's user.
     mine = play.seat_of(seats, request.user)
     context = {

@@ -22,21 +22,18 @@ guest's matches (tournaments), then those matches by id, as every other write ta
 from __future__ import annotations
 
 import logging
-import uuid
 from collections.abc import Iterable
 
-from django.core.cache import cache
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import owners, signals
+from games.audience import names_changed
 from games.models import Claim, Match, Player, Seat
 from games.services import NotAllowed, account_named, lock_matches
 
 log = logging.getLogger(__name__)
-
-NAMES_VERSION_KEY = "games:names-version"
 
 
 # --- who may decide --------------------------------------------------------------------------
@@ -263,7 +260,7 @@ def _merge(guest: Player, target: Player) -> int:
     signals.players_merged.send(sender=Player, guest_id=guest_id, into=target)
     for preset, first in sorted(firsts.items()):
         signals.results_changed.send(sender=Match, preset=preset, since=first, players=[guest_id])
-    transaction.on_commit(names_changed)
+    _names_changed()
     return seats
 
 
@@ -288,17 +285,11 @@ def set_private(*, player: Player, private: bool, by) -> None:
         if player.private != private:
             player.private = private
             player.save(update_fields=["private"])
-            transaction.on_commit(names_changed)
+            _names_changed()
 
 
-def names_version() -> str:
-    """A version of every player's shown name (cached pages that list names key on it)."""
-    version = cache.get(NAMES_VERSION_KEY)
-    if version is None:
-        cache.add(NAMES_VERSION_KEY, uuid.uuid4().hex[:12])
-        version = cache.get(NAMES_VERSION_KEY)
-    return version
-
-
-def names_changed() -> None:
-    cache.set(NAMES_VERSION_KEY, uuid.uuid4().hex[:12], None)
+def _names_changed() -> None:
+    # Now, so that nothing cached before the change is read after it, and again once it is
+    # committed, so that a page cached in between (from the old rows) is not read either.
+    names_changed()
+    transaction.on_commit(names_changed)

@@ -535,7 +535,7 @@ def _check_nobody_returns(
     ]
     if not back:
         return
-    names = ", ".join(seat.player.name for seat in back)
+    names = ", ".join(str(seat.player) for seat in back)
     first, last = later[0][0].number, later[-1][0].number
     rounds = str(first) if first == last else f"{first}–{last}"
     raise RoundConflict(

@@ -40,7 +40,7 @@ class Sheet:
     @cached_property
     def names(self) -> dict[int, str]:
         """Display names by seat position, for messages about players."""
-        return {seat.position: seat.player.name for seat in self.seats}
+        return {seat.position: str(seat.player) for seat in self.seats}
 
     @cached_property
     def corrections(self) -> list[Correction]:

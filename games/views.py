@@ -230,7 +230,7 @@ def _preview_context(preview, seats: list[Seat]) -> dict:
         label = Entry.Event(event).label if event else ""
         rows.append(
             (
-                seat.player.name,
+                str(seat.player),
                 preview.scores[seat.position],
                 preview.totals[seat.position],
                 event,
@@ -260,7 +260,7 @@ def _round_or_none(match: Match, round_id: int) -> Round | None:
 def _round_now(round_: Round) -> list[tuple[str, str]]:
     """The round as it is now, for people: (player, outcome) in seat order."""
     entries = sorted(round_.entries.all(), key=lambda entry: entry.seat.position)
-    return [(e.seat.player.name, outcome_label(services.entry_outcome(e))) for e in entries]
+    return [(str(e.seat.player), outcome_label(services.entry_outcome(e))) for e in entries]
 
 
 def _edit_form(round_: Round, data=None) -> RoundForm:
@@ -291,7 +291,7 @@ def round_edit(request: HttpRequest, pk: int, round_id: int) -> HttpResponse:
                 match=match, round_id=round_id, version=version, outcomes=outcomes, by=request.user
             )
 
-        names = {seat.position: seat.player.name for seat in form.seats}
+        names = {seat.position: str(seat.player) for seat in form.seats}
         try:
             preview, saved = _save_round(request, match, form, names, save)
         except services.RoundConflict as error:

@@ -89,7 +89,7 @@ def match_records(player_id: int, filters: queries.Filters) -> list[dict[str, An
 def player_json(player, filters: queries.Filters) -> str:
     summary = dataclasses.asdict(queries.summary(player.pk, filters))
     data = {
-        "player": {"id": player.pk, "name": player.name},
+        "player": {"id": player.pk, "name": str(player)},
         "summary": summary,
         "matches": match_records(player.pk, filters),
     }
@@ -115,7 +115,7 @@ def leaderboard_csv() -> str:
         writer.writerow(
             [
                 rating.player_id,
-                rating.player.name,
+                str(rating.player),  # as the person asking may see it
                 rating.pool.preset,
                 rating.shown,
                 repr(rating.mu),

@@ -15,6 +15,7 @@ from django.db.models import OuterRef, Subquery
 from django.template.loader import render_to_string
 from django.utils.translation import get_language
 
+from games import audience
 from games.models import Match, Seat
 from stats.models import Rating, RatingChange
 from stats.ratings import NEWCOMER, Skill, win_chances
@@ -24,7 +25,10 @@ def match_panel(match: Match) -> str:
     """The panel's HTML, or "" when there is nothing to show (one query, none when cached)."""
     if not match.rated:
         return ""
-    key = f"stats:panel:{match.pk}:{match.version}:{pool_version(match.preset)}:{get_language()}"
+    key = (
+        f"stats:panel:{match.pk}:{match.version}:{pool_version(match.preset)}:"
+        f"{audience.cache_key()}:{get_language()}"
+    )
     return cache.get_or_set(key, lambda: _moves(match) if match.is_finished else _chances(match))
 
 

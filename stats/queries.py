@@ -30,6 +30,7 @@ from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Concat
 from django.utils import timezone
 
+from games import audience
 from games.models import Entry, Match, Seat
 from stats.models import Rating, RatingChange
 from stats.ratings import PROVISIONAL_UNDER
@@ -148,10 +149,11 @@ class Opponent:
     (a tie counts for neither)."""
 
     player_id: int
-    name: str
+    name: str  # as the person looking may see it
     together: int
     ahead: int  # the player finished ahead of this opponent
     behind: int
+    hidden: bool = False  # hidden from the person looking: no name, no link
 
 
 def opponents(player_id: int, filters: Filters, only: int | None = None) -> list[Opponent]:
@@ -166,7 +168,7 @@ def opponents(player_id: int, filters: Filters, only: int | None = None) -> list
         theirs = theirs.filter(player_id=only)
     rows = (
         theirs.annotate(my_place=my_place)
-        .values("player_id", "player__name")
+        .values("player_id", "player__name", "player__private")
         .annotate(
             together=Count("match", distinct=True),
             ahead=Count("pk", filter=Q(place__gt=F("my_place"))),
@@ -176,10 +178,19 @@ def opponents(player_id: int, filters: Filters, only: int | None = None) -> list
     )
     return [
         Opponent(
-            row["player_id"], row["player__name"], row["together"], row["ahead"], row["behind"]
+            row["player_id"],
+            audience.name(row["player__name"], row["player__private"]),
+            row["together"],
+            row["ahead"],
+            row["behind"],
+            hidden=_hidden(row["player__private"]),
         )
         for row in rows
     ]
+
+
+def _hidden(private: bool) -> bool:
+    return private and not audience.sees_hidden()
 
 
 def common_matches(a: int, b: int, filters: Filters) -> QuerySet[Match]:
@@ -208,12 +219,13 @@ class Ranked:
     """A line of a leaderboard."""
 
     player_id: int
-    name: str
+    name: str  # as the person looking may see it
     shown: int
     mu: float
     sigma: float
     matches: int  # rated matches in the pool (in the period, when one is chosen)
     provisional: bool
+    hidden: bool = False  # hidden from the person looking: no name, no link
 
 
 def leaderboard(board) -> list[Ranked]:
@@ -237,11 +249,29 @@ def leaderboard(board) -> list[Ranked]:
     rows = (
         ratings.filter(counted__gte=board.least)
         .order_by("-shown", "player__name", "player_id")
-        .values_list("player_id", "player__name", "shown", "mu", "sigma", "matches", "counted")
+        .values_list(
+            "player_id",
+            "player__name",
+            "player__private",
+            "shown",
+            "mu",
+            "sigma",
+            "matches",
+            "counted",
+        )
     )
     return [
-        Ranked(player, name, shown, mu, sigma, counted, matches < PROVISIONAL_UNDER)
-        for player, name, shown, mu, sigma, matches, counted in rows
+        Ranked(
+            player,
+            audience.name(name, private),
+            shown,
+            mu,
+            sigma,
+            counted,
+            matches < PROVISIONAL_UNDER,
+            hidden=_hidden(private),
+        )
+        for player, name, private, shown, mu, sigma, matches, counted in rows
     ]
 
 

@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import get_language
 
-from games import player_views, players
+from games import audience, player_views
 from games.models import Claim, Player
 from games.validators import MAX_ID
 from stats import charts, exports, panels, queries
@@ -44,11 +44,13 @@ def profile(request: HttpRequest, pk: int) -> HttpResponse:
         if merged is None:
             raise Http404
         return redirect("stats:profile", pk=merged, permanent=True)
+    if player.is_hidden:
+        return _hidden(request)
     form = FiltersForm(request.GET or None)
     asked = hashlib.sha256(request.GET.urlencode().encode()).hexdigest()[:16]
     key = (
         f"stats:profile:{player.pk}:{asked}:{panels.results_version()}:"
-        f"{players.names_version()}:{get_language()}:{timezone.localdate().isoformat()}"
+        f"{audience.cache_key()}:{get_language()}:{timezone.localdate().isoformat()}"
     )
     body = cache.get(key)
     if body is None:
@@ -116,6 +118,8 @@ def head_to_head(request: HttpRequest, pk: int, other: int) -> HttpResponse:
     players = Player.objects.in_bulk([pk, other])
     if len(players) != 2:
         raise Http404
+    if any(player.is_hidden for player in players.values()):
+        return _hidden(request)
     form = FiltersForm(request.GET or None)
     filters = form.filters()
     matches = queries.common_matches(pk, other, filters).prefetch_related("seats__player")
@@ -141,9 +145,11 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     rows = queries.leaderboard(choice)
     found = []
     if choice.search:
-        found = list(
-            Player.objects.filter(name__icontains=choice.search).order_by("name", "pk")[:SEARCH]
-        )
+        found = Player.objects.filter(name__icontains=choice.search)
+        if not audience.sees_hidden():
+            # A hidden name is not found by it either.
+            found = found.exclude(private=True)
+        found = list(found.order_by("name", "pk")[:SEARCH])
     context = {
         "form": form,
         "choice": choice,
@@ -157,6 +163,8 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
 def player_export(request: HttpRequest, pk: int, format: str) -> HttpResponse:
     """The player's finished matches as `matches.csv` or `matches.json`, under the filters."""
     player = get_object_or_404(Player, pk=pk)
+    if player.is_hidden:
+        return _hidden(request)
     filters = FiltersForm(request.GET or None).filters()
     if format == "json":
         response = HttpResponse(
@@ -172,3 +180,8 @@ def leaderboard_export(request: HttpRequest) -> HttpResponse:
     response = HttpResponse(exports.leaderboard_csv(), content_type="text/csv")
     response["Content-Disposition"] = 'attachment; filename="leaderboard.csv"'
     return response
+
+
+def _hidden(request: HttpRequest) -> HttpResponse:
+    """A profile its player hides from visitors: no name, a way to sign in."""
+    return render(request, "stats/hidden.html", status=403)

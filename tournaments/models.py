@@ -140,7 +140,7 @@ class Entrant(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.player.name
+        return str(self.player)
 
     @property
     def has_dropped(self) -> bool:

@@ -223,7 +223,7 @@ def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
         writer.writerow(
             [
                 s.rank,
-                line.entrant.player.name,
+                str(line.entrant.player),
                 _number(s.points),
                 s.tables,
                 *(_number(value) for value in line.tie_breaks),
@@ -258,7 +258,7 @@ def results_csv(request: HttpRequest, pk: int) -> HttpResponse:
                         round_.number,
                         table.number,
                         seat.position + 1,
-                        seat.player.name,
+                        str(seat.player),
                         seat.place,
                         seat.total,
                         table.deals,

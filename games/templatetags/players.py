@@ -10,7 +10,8 @@ register = template.Library()
 
 @register.simple_tag
 def player_link(player) -> str:
-    url = extensions.player_page(player.pk)
+    """The name as the person looking may see it; no link to a profile hidden from them."""
+    url = None if player.is_hidden else extensions.player_page(player.pk)
     if url is None:
-        return format_html("{}", player.name)
-    return format_html('<a class="player-link" href="{}">{}</a>', url, player.name)
+        return format_html("{}", player)
+    return format_html('<a class="player-link" href="{}">{}</a>', url, player)

@@ -1,0 +1,85 @@
+"""Who is looking at a page: a player who hides their profile shows their name only to people
+who are signed in. Like the active language, it is set for each request (by the middleware)
+and read where names are shown (`Player.__str__`); outside a request (management commands,
+the shell) names are shown. Cached fragments that hold names vary on `cache_key()`."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+from django.core.cache import cache
+from django.utils.translation import gettext
+
+_signed_in: ContextVar[bool] = ContextVar("games_audience_signed_in", default=True)
+NAMES_VERSION_KEY = "games:names-version"
+
+
+def sees_hidden() -> bool:
+    """May the person looking see the names of players who hide them?"""
+    return _signed_in.get()
+
+
+def name(name: str, private: bool) -> str:
+    """A player's name as the person looking may see it."""
+    if private and not _signed_in.get():
+        return gettext("Hidden player")
+    return name
+
+
+@contextmanager
+def looking(*, signed_in: bool) -> Iterator[None]:
+    token = _signed_in.set(signed_in)
+    try:
+        yield
+    finally:
+        _signed_in.reset(token)
+
+
+class AudienceMiddleware:
+    """Sets who is looking for the request (after AuthenticationMiddleware)."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request):
+        with looking(signed_in=request.user.is_authenticated):
+            return self.get_response(request)
+
+
+def names_version() -> str:
+    """A version of what every player shows of their name (it moves when one hides or shows
+    it, or a guest is merged); cached pages that list names key on it."""
+    version = cache.get(NAMES_VERSION_KEY)
+    if version is None:
+        cache.add(NAMES_VERSION_KEY, uuid.uuid4().hex[:12], None)
+        version = cache.get(NAMES_VERSION_KEY)
+    return version
+
+
+def names_changed() -> None:
+    cache.set(NAMES_VERSION_KEY, uuid.uuid4().hex[:12], None)
+
+
+def cache_key() -> str:
+    """What a cached fragment holding names varies on."""
+    return f"{'members' if _signed_in.get() else 'public'}:{names_version()}"
+
+
+class CacheKey:
+    """`cache_key()` for templates, worked out once, when a {% cache %} tag first uses it."""
+
+    def __init__(self) -> None:
+        self._key: str | None = None
+
+    def __str__(self) -> str:
+        if self._key is None:
+            self._key = cache_key()
+        return self._key
+
+
+def context(request) -> dict:
+    """`names_key` for {% cache %} tags of fragments that show names."""
+    return {"names_key": CacheKey()}

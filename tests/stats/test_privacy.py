@@ -1,0 +1,124 @@
+"""A user who hides their profile: visitors who are not signed in see neither it nor the name,
+anywhere; signed-in people see both; the choice is the account owner's alone."""
+
+import pytest
+from django.urls import reverse
+
+from games import players
+from games.models import Player
+from games.services import NotAllowed
+from tests.conftest import make_match, play_out
+from tests.tournaments.conftest import enter, make_tournament
+from tournaments import services as tournament_services
+
+pytestmark = pytest.mark.django_db
+
+NAME = "bob"  # bob hides; his username is his player's name
+
+
+@pytest.fixture
+def hidden(alice, bob):
+    """bob played a finished match with alice and Dan, and hides his profile."""
+    match = make_match(alice, ["alice", "bob", "Dan"])
+    play_out(match, alice, winner_index=1)
+    players.set_private(player=bob.player, private=True, by=bob)
+    return match
+
+
+def visible_to(client, url) -> str:
+    response = client.get(url)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_visitors_see_neither_the_profile_nor_the_name(client, hidden, bob):
+    response = client.get(reverse("stats:profile", args=[bob.player.pk]))
+    assert response.status_code == 403
+    page = response.content.decode()
+    assert "Hidden player" in page and NAME not in page.replace("bob-", "")
+    for url in (
+        reverse("stats:head_to_head", args=[bob.player.pk, Player.objects.get(name="Dan").pk]),
+        reverse("stats:player_csv", args=[bob.player.pk]),
+        reverse("stats:player_json", args=[bob.player.pk]),
+    ):
+        assert client.get(url).status_code == 403
+    sheet = visible_to(client, hidden.get_absolute_url())
+    assert "Hidden player" in sheet and ">bob<" not in sheet
+    live = visible_to(client, reverse("games:match_live", args=[hidden.pk]))
+    assert "Hidden player" in live and ">bob<" not in live
+    board = visible_to(client, reverse("stats:leaderboard") + "?preset=classic&least=1")
+    assert "Hidden player" in board
+    assert reverse("stats:profile", args=[bob.player.pk]) not in board
+    # Searching for the name finds nobody.
+    found = visible_to(client, reverse("stats:leaderboard") + "?search=bob")
+    assert reverse("stats:profile", args=[bob.player.pk]) not in found
+    csv = client.get(reverse("stats:leaderboard_csv")).content.decode()
+    assert f"{bob.player.pk},Hidden player,classic" in csv and ",bob," not in csv
+    # alice's profile lists him as an opponent without his name or a link.
+    alice_page = visible_to(
+        client, reverse("stats:profile", args=[Player.objects.get(name="alice").pk])
+    )
+    assert "Hidden player" in alice_page
+    assert (
+        reverse("stats:head_to_head", args=[Player.objects.get(name="alice").pk, bob.player.pk])
+        not in alice_page
+    )
+
+
+def test_signed_in_people_see_the_profile_and_the_name(client, hidden, bob, carol):
+    client.force_login(carol)
+    page = visible_to(client, reverse("stats:profile", args=[bob.player.pk]))
+    assert "<h1>bob" in page
+    assert ">bob<" in visible_to(client, hidden.get_absolute_url()).replace("bob </", "bob<")
+    csv = client.get(reverse("stats:leaderboard_csv")).content.decode()
+    assert f"{bob.player.pk},bob,classic" in csv
+
+
+def test_hiding_takes_effect_on_pages_already_cached(client, alice, bob):
+    match = make_match(alice, ["alice", "bob"])
+    play_out(match, alice)
+    assert "bob" in visible_to(client, match.get_absolute_url())
+    assert "bob" in visible_to(
+        client, reverse("stats:profile", args=[Player.objects.get(name="alice").pk])
+    )
+    client.force_login(bob)
+    response = client.post(reverse("games:privacy"), {"private": "on"})
+    assert response.url == reverse("stats:profile", args=[bob.player.pk])
+    client.logout()
+    assert "bob" not in visible_to(client, match.get_absolute_url())
+    assert "Hidden player" in visible_to(
+        client, reverse("stats:profile", args=[Player.objects.get(name="alice").pk])
+    )
+    client.force_login(bob)
+    client.post(reverse("games:privacy"), {})  # unticked: public again
+    client.logout()
+    assert "bob" in visible_to(client, match.get_absolute_url())
+
+
+def test_tournament_pages_hide_the_name_from_visitors(client, alice, bob):
+    tournament = make_tournament(alice)
+    tournament_services.register(tournament=tournament, user=bob)
+    enter(tournament, ["Vera", "Wim"], alice)
+    players.set_private(player=bob.player, private=True, by=bob)
+    page = visible_to(client, tournament.get_absolute_url())
+    assert "Hidden player" in page and "Vera" in page
+    assert ">bob<" not in page
+
+
+def test_only_the_account_owner_hides_a_profile(alice, bob):
+    with pytest.raises(NotAllowed, match="Only the account's owner"):
+        players.set_private(player=bob.player, private=True, by=alice)
+    make_match(alice, ["alice", "Dan"])
+    with pytest.raises(NotAllowed, match="Only the account's owner"):
+        players.set_private(player=Player.objects.get(name="Dan"), private=True, by=alice)
+    assert not Player.objects.filter(private=True).exists()
+
+
+def test_the_owner_finds_the_choice_on_their_own_profile(client, bob, carol):
+    client.force_login(bob)
+    page = visible_to(client, reverse("stats:profile", args=[bob.player.pk]))
+    assert "Hide my profile and my name from visitors who are not signed in" in page
+    assert f'action="{reverse("games:privacy")}"' in page
+    client.force_login(carol)  # nobody else gets it
+    other = visible_to(client, reverse("stats:profile", args=[bob.player.pk]))
+    assert f'action="{reverse("games:privacy")}"' not in other
