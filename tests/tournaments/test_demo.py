@@ -5,12 +5,13 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
+from django.urls import reverse
 
 from games.models import Match, Player
 from games.rules import PRESETS, score_match
 from games.services import round_outcomes
 from stats.models import Rating
-from tournaments.management.commands.demo import DEMO_PASSWORD, DEMO_USERNAME, PLAYED
+from tournaments.management.commands.demo import CLAIMANT, DEMO_PASSWORD, DEMO_USERNAME, PLAYED
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -43,6 +44,10 @@ def test_the_demo_loads_matches_a_tournament_bot_games_and_months_of_history(cli
         seats = list(match.seats.order_by("position").values_list("position", flat=True))
         rounds = [round_outcomes(round_) for round_ in match.rounds.order_by("number")]
         assert score_match(PRESETS[match.preset], seats, rounds).finished
+
+    # A claim waits for the demo user: lena asks for the guest typed in for her.
+    claims = client.get(reverse("games:claims")).content.decode()
+    assert f"{CLAIMANT} says they are the guest Lena" in claims
 
     # Loading it again adds nothing.
     counts = (Match.objects.count(), Tournament.objects.count(), Rating.objects.count())

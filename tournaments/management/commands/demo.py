@@ -15,7 +15,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
-from games import services
+from games import players, services
 from games.bots import make_bot
 from games.engine import Game
 from games.models import Match, Player
@@ -28,6 +28,7 @@ TOURNAMENT_PLAYERS = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor", "Zhenya"
 
 DEMO_USERNAME = "demo"
 DEMO_PASSWORD = "play-101-demo"
+CLAIMANT = "lena"  # an account that asks for the guest typed in for her
 
 # Rounds of the finished match (classic: first out ends a round, last survivor wins; a 6
 # must be covered, so nobody goes out on one).
@@ -110,12 +111,22 @@ class Command(BaseCommand):
             self._play_on_the_site()
         if Match.objects.filter(created_by=user, finished_at__lt=_history_end()).count() < 10:
             self._play_history(user)
+        if not User.objects.filter(username=CLAIMANT).exists():
+            self._ask_for_a_guest(User)
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo account: username {DEMO_USERNAME!r}, password {DEMO_PASSWORD!r} "
                 "(log in at http://127.0.0.1:8000/accounts/login/)"
             )
         )
+
+    def _ask_for_a_guest(self, User) -> None:
+        """Lena has made an account and asks for the guest the demo user typed in for her:
+        her claim waits for the demo user on the claims page."""
+        lena = User.objects.create_user(CLAIMANT, password=DEMO_PASSWORD)
+        guest = Player.objects.filter(name="Lena", user=None).order_by("pk").first()
+        if guest is not None:
+            players.ask(guest=guest, by=lena)
 
     def _create_matches(self, user) -> None:
         me = Player.objects.get(user=user)
