@@ -6,6 +6,7 @@ from django.core.cache import cache
 from django.urls import reverse
 
 from bench.common import classic_rounds
+from games import players
 from games.models import Player
 from tests.conftest import make_match, play_out, record
 from tests.tournaments.conftest import enter, make_tournament
@@ -128,3 +129,22 @@ def test_statistics_pages_cost_a_fixed_number_of_queries(
     with django_assert_max_num_queries(HEAD_TO_HEAD):
         response = client.get(reverse("stats:head_to_head", args=[ids["alice"], ids["Dan"]]))
     assert response.content.decode().count("<tr>") >= matches
+
+
+# Signed in (session, user), the claim panel: the viewer's own claim, their player and whether
+# they met the guest, the guest's judges (its matches' creators, its tournaments' creators and
+# directors), the claims waiting for a judge.
+GUEST_PROFILE_SIGNED_IN = PROFILE + 2 + 7
+
+
+@pytest.mark.parametrize("matches", [3, 12])
+def test_a_guests_profile_for_a_signed_in_judge_costs_a_fixed_number_of_queries(
+    client, alice, bob, matches, django_assert_max_num_queries
+):
+    history_of(alice, matches)
+    dan = Player.objects.get(name="Dan")
+    players.ask(guest=dan, by=bob)
+    client.force_login(alice)
+    with django_assert_max_num_queries(GUEST_PROFILE_SIGNED_IN):
+        response = client.get(reverse("stats:profile", args=[dan.pk]))
+    assert "bob says they are the guest Dan" in response.content.decode()
