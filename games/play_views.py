@@ -244,6 +244,12 @@ def move(request: HttpRequest, pk: int) -> HttpResponse:
         error = _("That move could not be read.")
     except play.TableError as refused:
         error = str(refused)
+    return _answer(request, pk, error)
+
+
+def _answer(request: HttpRequest, pk: int, error: str) -> HttpResponse:
+    """After a move or a deal: the board as it is now (htmx), or back to the table's page with
+    the refusal as a message."""
     table = _get_table(pk)
     if not request.htmx:
         if error:
@@ -286,12 +292,7 @@ def next_round(request: HttpRequest, pk: int) -> HttpResponse:
         error = _("The table has moved on; here it is now.")
     except play.TableError as refused:
         error = str(refused)
-    table = _get_table(pk)
-    if not request.htmx:
-        if error:
-            messages.error(request, error)
-        return redirect(table)
-    return _render_board(request, table, error)
+    return _answer(request, pk, error)
 
 
 @login_required
