@@ -191,12 +191,7 @@ class AddPlayersForm(forms.Form):
                 gettext("A name can have at most 40 characters: %(name)s")
                 % {"name": too_long[0][:50]}
             )
-        folded = [name.casefold() for name in names]
-        twice = [name for name, key in zip(names, folded, strict=True) if folded.count(key) > 1]
-        if twice:
-            raise forms.ValidationError(
-                gettext("%(name)s is in the list twice.") % {"name": twice[0]}
-            )
+        # A name given twice is skipped by the service, which says so.
         return names
 
 

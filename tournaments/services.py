@@ -134,25 +134,63 @@ def remove_director(*, tournament: Tournament, user) -> None:
 # --- entrants ------------------------------------------------------------------------------
 
 
-def add_entrants(*, tournament: Tournament, names: Sequence[str], by, checked_in=False) -> list:
-    """Add players by name (an account's username links it; otherwise a guest of `by`)."""
-    for name in names:
+@dataclass(frozen=True)
+class Added:
+    """What a list of names added: the new entrants, and the names it skipped (entered
+    already, or twice in the list)."""
+
+    entrants: list[Entrant]
+    skipped: list[str]
+
+
+def add_entrants(*, tournament: Tournament, names: Sequence[str], by, checked_in=False) -> Added:
+    """Add players by name (an account's username links it; otherwise a guest of `by`); a name
+    entered already or given twice is skipped and reported, the others are added."""
+    return _add(tournament, [(name, checked_in) for name in names], by)
+
+
+def _add(tournament: Tournament, rows: Sequence[tuple[str, bool]], by) -> Added:
+    for name, _checked in rows:
         problem = name_problem(name)
         if problem:
             raise TournamentError(_("%(name)s: %(problem)s") % {"name": name, "problem": problem})
+    new, skipped, seen = [], [], set()
+    for name, checked in rows:
+        if name.casefold() in seen:
+            skipped.append(name)
+        else:
+            new.append((name, checked))
+        seen.add(name.casefold())
     with transaction.atomic():
         tournament = _lock(tournament)
         joins = _next_round_number(tournament)
-        players = games.players_for_names(names, added_by=by)
+        players = games.players_for_names([name for name, _checked in new], added_by=by)
         existing = set(tournament.entrants.values_list("player_id", flat=True))
-        already = [player.name for player in players if player.pk in existing]
-        if already:
-            raise TournamentError(_("Already entered: %(names)s.") % {"names": ", ".join(already)})
-        _save(tournament)
-        return Entrant.objects.bulk_create(
-            Entrant(tournament=tournament, player=player, joined_round=joins, checked_in=checked_in)
-            for player in players
-        )
+        entrants = []
+        for player, (_name, checked) in zip(players, new, strict=True):
+            if player.pk in existing:
+                skipped.append(str(player))
+            else:
+                entrants.append(
+                    Entrant(
+                        tournament=tournament, player=player, joined_round=joins, checked_in=checked
+                    )
+                )
+        if entrants:
+            _save(tournament)
+        return Added(Entrant.objects.bulk_create(entrants), skipped)
+
+
+def check_in_everyone(*, tournament: Tournament) -> int:
+    """Check in every entrant who has not dropped out; returns how many were not before."""
+    with transaction.atomic():
+        tournament = _lock(tournament)
+        count = tournament.entrants.filter(
+            checked_in=False, dropped_after_round__isnull=True
+        ).update(checked_in=True)
+        if count:
+            _save(tournament)
+        return count
 
 
 def register(*, tournament: Tournament, user) -> Entrant:
@@ -208,10 +246,10 @@ def set_checked_in(*, entrant: Entrant, checked_in: bool) -> None:
         _save(tournament)
 
 
-def import_entrants(*, tournament: Tournament, text: str, by) -> list[Entrant]:
+def import_entrants(*, tournament: Tournament, text: str, by) -> Added:
     """Add the players of a CSV list: a `name` column (or names alone, one a line), and an
     optional `checked_in` column (yes/no). Every line is checked first; nothing is added when
-    one is wrong."""
+    one is wrong. A name entered already, or given twice, is skipped and reported."""
     rows = [(line, row) for line, row in _csv_rows(text) if any(cell.strip() for cell in row)]
     header = [cell.strip().casefold() for cell in rows[0][1]] if rows else []
     name_col, checked_col = 0, None
@@ -225,7 +263,7 @@ def import_entrants(*, tournament: Tournament, text: str, by) -> list[Entrant]:
         raise TournamentError(
             _("A list can have at most %(count)s players.") % {"count": MAX_IMPORT_ROWS}
         )
-    names, checked, seen = [], [], set()
+    names, checked = [], []
     for line, row in rows:
         name = row[name_col].strip() if len(row) > name_col else ""
         if not name:
@@ -244,11 +282,6 @@ def import_entrants(*, tournament: Tournament, text: str, by) -> list[Entrant]:
             raise TournamentError(
                 _("Line %(line)s: %(problem)s") % {"line": line, "problem": problem}
             )
-        if name.casefold() in seen:
-            raise TournamentError(
-                _("Line %(line)s: %(name)s is in the list twice.") % {"line": line, "name": name}
-            )
-        seen.add(name.casefold())
         value = (
             row[checked_col].strip().casefold()
             if checked_col is not None and len(row) > checked_col
@@ -261,13 +294,7 @@ def import_entrants(*, tournament: Tournament, text: str, by) -> list[Entrant]:
             )
         names.append(name)
         checked.append(value in ("yes", "1", "true", "да"))
-    with transaction.atomic():
-        entrants = add_entrants(tournament=tournament, names=names, by=by)
-        for entrant, is_checked in zip(entrants, checked, strict=True):
-            if is_checked:
-                entrant.checked_in = True
-        Entrant.objects.bulk_update(entrants, ["checked_in"])
-    return entrants
+    return _add(tournament, list(zip(names, checked, strict=True)), by)
 
 
 def _csv_rows(text: str) -> list[tuple[int, list[str]]]:
@@ -373,6 +400,11 @@ def reseat_round(*, round_: TournamentRound, by) -> TournamentRound:
         matches = [table.match for table in round_.tables.select_related("match")]
         round_.delete()
         games.discard_unplayed(matches=matches)
+        # Latecomers entered since the round was seated (to join the next one) play this one:
+        # nobody has played it yet.
+        tournament.entrants.filter(joined_round=round_.number + 1).update(
+            joined_round=round_.number
+        )
         return _seat(tournament, by)
 
 

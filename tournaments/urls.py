@@ -13,6 +13,7 @@ urlpatterns = [
     path("<int:pk>/edit/", views.tournament_edit, name="edit"),
     path("<int:pk>/directors/", views.directors, name="directors"),
     path("<int:pk>/players/", views.players, name="players"),
+    path("<int:pk>/players/check-in/", views.check_in_everyone, name="check_in_everyone"),
     path("<int:pk>/players/<int:entrant_pk>/", views.entrant_action, name="entrant"),
     path("<int:pk>/register/", views.register, name="register"),
     path("<int:pk>/unregister/", views.unregister, name="unregister"),

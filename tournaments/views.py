@@ -382,9 +382,12 @@ def players(request: HttpRequest, pk: int) -> HttpResponse:
                         by=request.user,
                         checked_in=add_form.cleaned_data["checked_in"],
                     )
-                    messages.success(
-                        request, _("Added: %(names)s.") % {"names": ", ".join(map(str, added))}
-                    )
+                    if added.entrants:
+                        messages.success(
+                            request,
+                            _("Added: %(names)s.") % {"names": ", ".join(map(str, added.entrants))},
+                        )
+                    _report_skipped(request, added)
                     return redirect("tournaments:players", pk=pk)
             elif which == "import":
                 import_form = ImportPlayersForm(request.POST, request.FILES, prefix="import")
@@ -394,13 +397,13 @@ def players(request: HttpRequest, pk: int) -> HttpResponse:
                         text=import_form.cleaned_data["file"],
                         by=request.user,
                     )
+                    count = len(added.entrants)
                     messages.success(
                         request,
-                        ngettext(
-                            "%(count)s player imported.", "%(count)s players imported.", len(added)
-                        )
-                        % {"count": len(added)},
+                        ngettext("%(count)s player imported.", "%(count)s players imported.", count)
+                        % {"count": count},
                     )
+                    _report_skipped(request, added)
                     return redirect("tournaments:players", pk=pk)
         except TournamentError as error:
             target = add_form if which == "add" else import_form
@@ -424,8 +427,29 @@ def players(request: HttpRequest, pk: int) -> HttpResponse:
             "add_form": add_form,
             "import_form": import_form,
             "checked_in": sum(e.checked_in and not e.has_dropped for e in entrants),
+            "not_checked_in": sum(not e.checked_in and not e.has_dropped for e in entrants),
         },
     )
+
+
+def _report_skipped(request: HttpRequest, added: services.Added) -> None:
+    if added.skipped:
+        messages.warning(
+            request,
+            _("Skipped, entered already or listed twice: %(names)s.")
+            % {"names": ", ".join(added.skipped)},
+        )
+
+
+@director_action
+def check_in_everyone(request: HttpRequest, tournament: Tournament):
+    count = services.check_in_everyone(tournament=tournament)
+    messages.success(
+        request,
+        ngettext("%(count)s player checked in.", "%(count)s players checked in.", count)
+        % {"count": count},
+    )
+    return redirect("tournaments:players", pk=tournament.pk)
 
 
 @director_action

@@ -68,3 +68,12 @@
   document.addEventListener("DOMContentLoaded", tick);
   document.addEventListener("htmx:afterSettle", tick);
 })();
+
+// A button that changes something hard to undo asks first (data-confirm holds the question);
+// without this script the action goes ahead as before.
+document.addEventListener("click", (event) => {
+  const button = event.target.closest("button[data-confirm]");
+  if (button && !window.confirm(button.dataset.confirm)) {
+    event.preventDefault();
+  }
+});

@@ -33,4 +33,5 @@ def tournament(alice):
 
 
 def enter(tournament, names, by, checked_in=True):
-    return services.add_entrants(tournament=tournament, names=names, by=by, checked_in=checked_in)
+    added = services.add_entrants(tournament=tournament, names=names, by=by, checked_in=checked_in)
+    return added.entrants

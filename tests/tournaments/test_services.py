@@ -3,11 +3,11 @@
 import pytest
 
 from games import services as games
-from games.models import Match
+from games.models import Match, Seat
 from tests.conftest import at_once, change, play_out
 from tests.tournaments.conftest import enter, make_tournament
 from tournaments import services
-from tournaments.models import Entrant, TournamentRound
+from tournaments.models import Entrant, Tournament, TournamentRound
 from tournaments.services import TournamentError
 
 pytestmark = pytest.mark.django_db
@@ -156,16 +156,59 @@ def test_two_players_swap_seats_before_any_score(alice, tournament):
         services.swap_players(round_=round_, first=ids[a], second=ids[b])
 
 
-def test_import_checks_every_line_before_adding_anyone(alice, tournament):
-    with pytest.raises(TournamentError, match="Line 3: anna is in the list twice"):
-        services.import_entrants(tournament=tournament, text="name\nAnna\nanna\n", by=alice)
-    assert not tournament.entrants.exists()
+def test_import_adds_every_new_name_and_reports_the_names_it_skipped(alice, tournament):
+    services.add_entrants(tournament=tournament, names=["Vera"], by=alice)
     added = services.import_entrants(
-        tournament=tournament, text="name,checked_in\nAnna,yes\nBoris,no\n", by=alice
+        tournament=tournament,
+        text="name,checked_in\nAnna,yes\nanna,no\nBoris,no\nvera,yes\n",
+        by=alice,
     )
-    assert [(e.player.name, e.checked_in) for e in added] == [("Anna", True), ("Boris", False)]
-    plain = services.import_entrants(tournament=tournament, text="Vera\nGleb\n", by=alice)
-    assert [e.player.name for e in plain] == ["Vera", "Gleb"]
+    assert [(e.player.name, e.checked_in) for e in added.entrants] == [
+        ("Anna", True),
+        ("Boris", False),
+    ]
+    assert added.skipped == ["anna", "Vera"]  # twice in the list; entered already
+    plain = services.import_entrants(tournament=tournament, text="Gleb\nZoya\n", by=alice)
+    assert [e.player.name for e in plain.entrants] == ["Gleb", "Zoya"]
+    assert plain.skipped == []
+
+
+def test_a_bad_line_still_adds_nobody(alice, tournament):
+    with pytest.raises(TournamentError, match="Line 3: checked_in must be yes or no"):
+        services.import_entrants(
+            tournament=tournament, text="name,checked_in\nAnna,yes\nBoris,maybe\n", by=alice
+        )
+    assert not tournament.entrants.exists()
+
+
+def test_check_in_everyone_checks_in_all_but_those_who_dropped_out(alice, tournament):
+    enter(tournament, ["Anna", "Boris"], alice, checked_in=False)
+    (gone,) = enter(tournament, ["Vera"], alice, checked_in=False)
+    services.drop(entrant=gone)
+    version = Tournament.objects.get(pk=tournament.pk).version
+    assert services.check_in_everyone(tournament=tournament) == 2
+    assert sorted(
+        tournament.entrants.filter(checked_in=True).values_list("player__name", flat=True)
+    ) == [
+        "Anna",
+        "Boris",
+    ]
+    assert Tournament.objects.get(pk=tournament.pk).version > version
+    assert services.check_in_everyone(tournament=tournament) == 0
+
+
+def test_latecomers_join_round_1_when_it_is_seated_again_before_any_score(alice, tournament):
+    enter(tournament, [f"P{i}" for i in range(8)], alice)
+    round_ = services.seat_next_round(tournament=tournament, by=alice)
+    (late,) = enter(tournament, ["Late"], alice)
+    assert late.joined_round == 2  # the round is seated: they wait for the next one...
+    round_ = services.reseat_round(round_=round_, by=alice)
+    seated = set(
+        Seat.objects.filter(match__table__round=round_).values_list("player__name", flat=True)
+    )
+    assert "Late" in seated and len(seated) == 9  # ...unless it is seated again
+    late.refresh_from_db()
+    assert late.joined_round == 1
 
 
 @pytest.mark.parametrize(

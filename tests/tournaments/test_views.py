@@ -325,7 +325,6 @@ def test_a_director_adds_checks_in_and_imports_players(client, alice, tournament
     ("data", "message"),
     [
         ({"form": "add", "add-names": "  "}, "This field is required."),
-        ({"form": "add", "add-names": "Anna\nanna"}, "Anna is in the list twice."),
         ({"form": "add", "add-names": "x" * 41}, "A name can have at most 40 characters"),
     ],
 )
@@ -336,13 +335,37 @@ def test_adding_bad_names_says_what_is_wrong(client, alice, tournament, data, me
     assert not tournament.entrants.exists()
 
 
-def test_adding_someone_twice_is_refused(client, alice, tournament):
+def test_a_pasted_list_adds_the_new_names_and_lists_those_it_skipped(client, alice, tournament):
+    client.force_login(alice)
+    url = reverse("tournaments:players", args=[tournament.pk])
+    client.post(url, {"form": "add", "add-names": "Anna"}, follow=True)
+    response = client.post(url, {"form": "add", "add-names": "Boris\nAnna\nboris"}, follow=True)
+    page = response.content.decode()
+    assert "Added: Boris." in page
+    assert "Skipped, entered already or listed twice: boris, Anna." in page
+    assert tournament.entrants.count() == 2
+
+
+def test_the_director_checks_in_everyone_at_once(client, alice, tournament):
+    client.force_login(alice)
+    url = reverse("tournaments:players", args=[tournament.pk])
+    client.post(url, {"form": "add", "add-names": "Anna\nBoris\nVera"})
+    page = client.get(url).content.decode()
+    assert "Check in all 3 players left" in page
+    response = client.post(
+        reverse("tournaments:check_in_everyone", args=[tournament.pk]), follow=True
+    )
+    assert "3 players checked in." in response.content.decode()
+    assert tournament.entrants.filter(checked_in=True).count() == 3
+    assert "Check in all" not in client.get(url).content.decode()
+
+
+def test_removing_dropping_and_closing_ask_first(client, alice, tournament):
     client.force_login(alice)
     url = reverse("tournaments:players", args=[tournament.pk])
     client.post(url, {"form": "add", "add-names": "Anna"})
-    response = client.post(url, {"form": "add", "add-names": "Boris\nAnna"})
-    assert "Already entered: Anna." in response.content.decode()
-    assert tournament.entrants.count() == 1
+    page = client.get(url).content.decode()
+    assert 'data-confirm="Remove Anna from the tournament?"' in page
 
 
 def test_a_file_that_is_not_utf8_is_refused(client, alice, tournament):
