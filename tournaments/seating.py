@@ -7,7 +7,7 @@ import math
 import random
 import time
 from collections import Counter, deque
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 
 # Pure Python, no Django: services.seat_next_round loads players, standings and history from
 # the database, calls seat_round and saves the tables it returns.
@@ -86,20 +86,33 @@ def repeat_meetings(
     tables: Iterable[Sequence[Hashable]], history: Iterable[Iterable[Sequence[Hashable]]]
 ) -> int:
     """How many pairs sit together again: each earlier meeting of a pair at a table counts."""
+    met = _meetings(history)
+    return sum(met[pair] for pair in _pairs(tables))
+
+
+def repeated_pairs[P: Hashable](
+    tables: Iterable[Sequence[P]], history: Iterable[Iterable[Sequence[P]]]
+) -> list[tuple[P, P]]:
+    """The pairs at these tables who sat together before, each once, in seating order."""
+    met = _meetings(history)
+    return [
+        tuple(pair) for pair in dict.fromkeys(_pairs(tables, ordered=True)) if met[frozenset(pair)]
+    ]
+
+
+def _meetings(history: Iterable[Iterable[Sequence[Hashable]]]) -> Counter[frozenset[Hashable]]:
     met: Counter[frozenset[Hashable]] = Counter()
     for earlier in history:
-        for table in earlier:
-            seated = list(dict.fromkeys(table))
-            for i, a in enumerate(seated):
-                for b in seated[i + 1 :]:
-                    met[frozenset((a, b))] += 1
-    total = 0
+        met.update(_pairs(earlier))
+    return met
+
+
+def _pairs(tables: Iterable[Sequence[Hashable]], ordered: bool = False) -> Iterator:
     for table in tables:
         seated = list(dict.fromkeys(table))
         for i, a in enumerate(seated):
             for b in seated[i + 1 :]:
-                total += met[frozenset((a, b))]
-    return total
+                yield (a, b) if ordered else frozenset((a, b))
 
 
 def seat_round[P: Hashable](

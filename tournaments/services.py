@@ -25,7 +25,7 @@ from games.results import finished_results
 from games.rules import Variant
 from games.validators import name_problem
 from tournaments.models import Entrant, Table, Tournament, TournamentRound
-from tournaments.seating import seat_round
+from tournaments.seating import repeated_pairs, seat_round
 from tournaments.standings import Standing, TableResult, compute_standings
 
 MAX_IMPORT_ROWS = 1000
@@ -33,6 +33,17 @@ MAX_IMPORT_ROWS = 1000
 
 class TournamentError(Exception):
     """A director's request that cannot be carried out; the message says why."""
+
+
+class RepeatMeetings(TournamentError):
+    """A swap or a new seating would make players meet again: nothing was saved, and the
+    director is asked first. `pairs` are their names; `seed` gives the same seating again."""
+
+    def __init__(self, pairs: list[tuple[str, str]], seed: int | None = None) -> None:
+        listed = "; ".join(f"{a} – {b}" for a, b in pairs)
+        super().__init__(_("These players would meet again: %(pairs)s.") % {"pairs": listed})
+        self.pairs = pairs
+        self.seed = seed
 
 
 def create_tournament(*, created_by, variant: Variant, **fields) -> Tournament:
@@ -331,7 +342,7 @@ def seat_next_round(*, tournament: Tournament, by) -> TournamentRound:
         raise TournamentError(_("This round has just been seated by someone else.")) from None
 
 
-def _seat(tournament: Tournament, by) -> TournamentRound:
+def _seat(tournament: Tournament, by, seed: int | None = None) -> TournamentRound:
     rounds = list(tournament.rounds.all())
     if rounds and not rounds[-1].is_closed:
         raise TournamentError(
@@ -344,7 +355,8 @@ def _seat(tournament: Tournament, by) -> TournamentRound:
         raise TournamentError(_("Every round of this tournament has been played."))
     history = _history(tournament)
     standings = [line.player for line in standings_of(tournament)]
-    seed = secrets.randbits(62)
+    if seed is None:
+        seed = secrets.randbits(62)
     players = _present_ids(tournament, number)
     present = set(players)
     if is_final:
@@ -386,8 +398,12 @@ def _create_tables(tournament, round_, tables: list[list[int]], by) -> None:
         Table.objects.create(round=round_, number=number, match=match)
 
 
-def reseat_round(*, round_: TournamentRound, by) -> TournamentRound:
-    """Seat a round again, until its first score is entered; never a round with scores."""
+def reseat_round(
+    *, round_: TournamentRound, by, seed: int | None = None, confirmed: bool = True
+) -> TournamentRound:
+    """Seat a round again, until its first score is entered; never a round with scores.
+    Unless `confirmed`, a seating in which players meet again is not saved: RepeatMeetings
+    says who, with the seed that seats it the same way once the director agrees."""
     with transaction.atomic():
         tournament = _lock(round_.tournament)
         round_ = TournamentRound.objects.filter(pk=round_.pk).first()
@@ -405,11 +421,21 @@ def reseat_round(*, round_: TournamentRound, by) -> TournamentRound:
         tournament.entrants.filter(joined_round=round_.number + 1).update(
             joined_round=round_.number
         )
-        return _seat(tournament, by)
+        new = _seat(tournament, by, seed)
+        if not confirmed:
+            history = _history(tournament)
+            pairs = repeated_pairs(history[-1], history[:-1])
+            if pairs:
+                # Raised inside the transaction: nothing of this seating is kept.
+                raise RepeatMeetings(_names(pairs), seed=new.seed)
+        return new
 
 
-def swap_players(*, round_: TournamentRound, first: int, second: int) -> None:
-    """Swap two players' seats (at one table or two) before any score of theirs is entered."""
+def swap_players(
+    *, round_: TournamentRound, first: int, second: int, confirmed: bool = True
+) -> None:
+    """Swap two players' seats (at one table or two) before any score of theirs is entered;
+    unless `confirmed`, a swap that makes players meet again is not made (RepeatMeetings)."""
     with transaction.atomic():
         tournament = _lock(round_.tournament)
         seats = {
@@ -427,8 +453,27 @@ def swap_players(*, round_: TournamentRound, first: int, second: int) -> None:
                     _("Scores have been entered at table %(number)s; its seats are fixed.")
                     % {"number": seat.match.table.number}
                 )
+        if not confirmed:
+            history = _history(tournament)
+            earlier = history[: round_.number - 1]
+            before = {
+                frozenset(pair) for pair in repeated_pairs(history[round_.number - 1], earlier)
+            }
+            swapped = {first: second, second: first}
+            after = [
+                [swapped.get(player, player) for player in table]
+                for table in history[round_.number - 1]
+            ]
+            new = [pair for pair in repeated_pairs(after, earlier) if frozenset(pair) not in before]
+            if new:
+                raise RepeatMeetings(_names(new))
         games.swap_seats(first=a, second=b)
         _save(tournament)
+
+
+def _names(pairs: list[tuple[int, int]]) -> list[tuple[str, str]]:
+    players = Player.objects.in_bulk({player for pair in pairs for player in pair})
+    return [(str(players[a]), str(players[b])) for a, b in pairs]
 
 
 def close_table(*, table: Table, by) -> None:

@@ -527,7 +527,13 @@ def seat_round(request: HttpRequest, tournament: Tournament):
 @director_action
 def reseat_round(request: HttpRequest, tournament: Tournament, number: int):
     round_ = get_object_or_404(TournamentRound, tournament=tournament, number=number)
-    round_ = services.reseat_round(round_=round_, by=request.user)
+    seed = parse_id(request.POST.get("seed"))
+    try:
+        round_ = services.reseat_round(
+            round_=round_, by=request.user, seed=seed, confirmed=seed is not None
+        )
+    except services.RepeatMeetings as warning:
+        return _ask_first(request, tournament, round_, warning, {"seed": warning.seed})
     messages.success(
         request, _("Round %(number)s has been seated again.") % {"number": round_.number}
     )
@@ -540,9 +546,33 @@ def swap(request: HttpRequest, tournament: Tournament, number: int):
     first, second = parse_id(request.POST.get("first")), parse_id(request.POST.get("second"))
     if first is None or second is None:
         raise TournamentError(_("Choose two different players of this round."))
-    services.swap_players(round_=round_, first=first, second=second)
+    try:
+        services.swap_players(
+            round_=round_,
+            first=first,
+            second=second,
+            confirmed=request.POST.get("confirmed") == "yes",
+        )
+    except services.RepeatMeetings as warning:
+        return _ask_first(request, tournament, round_, warning, {"first": first, "second": second})
     messages.success(request, _("The two players have swapped seats."))
     return redirect("tournaments:round", pk=tournament.pk, number=number)
+
+
+def _ask_first(request, tournament, round_, warning, fields: dict) -> HttpResponse:
+    """A swap or seating that makes players meet again, shown before it is made: the director
+    confirms (the same form again, confirmed) or goes back to the round."""
+    return render(
+        request,
+        "tournaments/confirm_repeats.html",
+        {
+            "tournament": tournament,
+            "round": round_,
+            "pairs": warning.pairs,
+            "fields": {**fields, "confirmed": "yes"},
+            "action": request.path,
+        },
+    )
 
 
 @director_action

@@ -3,6 +3,7 @@
 import pytest
 
 from games.rules import PRESETS
+from tests.conftest import play_out
 from tournaments import services
 from tournaments.standings import DEFAULT_POINTS
 
@@ -35,3 +36,20 @@ def tournament(alice):
 def enter(tournament, names, by, checked_in=True):
     added = services.add_entrants(tournament=tournament, names=names, by=by, checked_in=checked_in)
     return added.entrants
+
+
+def seated(round_):
+    return [
+        [seat.player.name for seat in table.match.seats.order_by("position")]
+        for table in round_.tables.order_by("number")
+    ]
+
+
+def second_round_of_eight(alice, tournament):
+    """Round 1 of eight players (two tables of four) played and closed; round 2 seated."""
+    enter(tournament, [f"P{i}" for i in range(8)], alice)
+    first = services.seat_next_round(tournament=tournament, by=alice)
+    for table in first.tables.all():
+        play_out(table.match, alice)
+    services.close_round(round_=first, by=alice)
+    return first, services.seat_next_round(tournament=tournament, by=alice)

@@ -5,19 +5,12 @@ import pytest
 from games import services as games
 from games.models import Match, Seat
 from tests.conftest import at_once, change, play_out
-from tests.tournaments.conftest import enter, make_tournament
+from tests.tournaments.conftest import enter, make_tournament, seated, second_round_of_eight
 from tournaments import services
 from tournaments.models import Entrant, Tournament, TournamentRound
 from tournaments.services import TournamentError
 
 pytestmark = pytest.mark.django_db
-
-
-def seated(round_):
-    return [
-        [seat.player.name for seat in table.match.seats.order_by("position")]
-        for table in round_.tables.order_by("number")
-    ]
 
 
 def test_ten_players_are_seated_at_tables_of_four_three_and_three(alice, tournament):
@@ -282,3 +275,43 @@ def test_a_closed_rounds_table_can_be_corrected_but_not_reopened_by_a_correction
     match.refresh_from_db()
     assert match.is_finished
     assert services.standings_of(tournament)[0].player == seats[1].player_id
+
+
+# --- meeting again -----------------------------------------------------------------------
+
+
+def test_a_swap_that_makes_players_meet_again_is_asked_about_first(alice, tournament):
+    first, second = second_round_of_eight(alice, tournament)
+    ids = dict(tournament.entrants.values_list("player__name", "player_id"))
+    met = seated(first)
+    # Two tables of four after two tables of four: each new table has two from each old one
+    # (the fewest repeats there can be). A player of old table 1 swapped for one of old table
+    # 2 joins two more old table-mates.
+    table_a, table_b = seated(second)
+    assert sorted(sum(p in met[0] for p in table) for table in (table_a, table_b)) == [2, 2]
+    mover = next(p for p in table_a if p in met[0])
+    target = next(p for p in table_b if p in met[1])
+    before = seated(second)
+    with pytest.raises(services.RepeatMeetings) as warning:
+        services.swap_players(round_=second, first=ids[mover], second=ids[target], confirmed=False)
+    assert seated(second) == before  # nothing moved
+    assert any(mover in pair for pair in warning.value.pairs)
+    assert "would meet again" in str(warning.value)
+    services.swap_players(round_=second, first=ids[mover], second=ids[target], confirmed=True)
+    assert seated(second) != before
+
+
+def test_a_seating_again_with_repeats_is_shown_and_kept_only_once_confirmed(alice, tournament):
+    # Three players can only sit together again.
+    enter(tournament, ["A", "B", "C"], alice)
+    first = services.seat_next_round(tournament=tournament, by=alice)
+    play_out(first.tables.get().match, alice)
+    services.close_round(round_=first, by=alice)
+    second = services.seat_next_round(tournament=tournament, by=alice)
+    with pytest.raises(services.RepeatMeetings) as warning:
+        services.reseat_round(round_=second, by=alice, confirmed=False)
+    assert TournamentRound.objects.get(pk=second.pk)  # the round as it was
+    assert len(warning.value.pairs) == 3 and warning.value.seed is not None
+    again = services.reseat_round(round_=second, by=alice, seed=warning.value.seed)
+    assert again.seed == warning.value.seed
+    assert sorted(seated(again)[0]) == ["A", "B", "C"]

@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from games.models import Match
 from tests.conftest import play_out, record, rules_form_data
-from tests.tournaments.conftest import enter
+from tests.tournaments.conftest import enter, seated, second_round_of_eight
 from tournaments import services
 from tournaments.models import Tournament, TournamentRound
 
@@ -432,3 +432,35 @@ def test_the_standings_link_each_player_to_their_profile(client, alice, running)
     for seat in mine.match.seats.select_related("player"):
         url = reverse("stats:profile", args=[seat.player_id])
         assert f'href="{url}">{seat.player.name}</a>' in body
+
+
+def test_a_swap_that_repeats_a_meeting_asks_on_a_page_of_its_own(client, alice, tournament):
+    first, second = second_round_of_eight(alice, tournament)
+    ids = dict(tournament.entrants.values_list("player__name", "player_id"))
+    table_a, table_b = seated(second)
+    mover = next(p for p in table_a if p in seated(first)[0])
+    target = next(p for p in table_b if p in seated(first)[1])
+    client.force_login(alice)
+    url = reverse("tournaments:swap", args=[tournament.pk, 2])
+    response = client.post(url, {"first": ids[mover], "second": ids[target]})
+    page = response.content.decode()
+    assert response.status_code == 200 and "Players would meet again" in page
+    assert 'name="confirmed" value="yes"' in page
+    assert seated(second) == [table_a, table_b]
+    response = client.post(url, {"first": ids[mover], "second": ids[target], "confirmed": "yes"})
+    assert response.url == reverse("tournaments:round", args=[tournament.pk, 2])
+    assert seated(second) != [table_a, table_b]
+
+
+def test_a_refused_swap_says_why_on_the_round_page(client, alice, tournament):
+    second_round_of_eight(alice, tournament)
+    client.force_login(alice)
+    round_page = reverse("tournaments:round", args=[tournament.pk, 2])
+    assert 'name="next" value="' + round_page + '"' in client.get(round_page).content.decode()
+    response = client.post(
+        reverse("tournaments:swap", args=[tournament.pk, 2]),
+        {"first": "1", "second": "1", "next": round_page},
+        follow=True,
+    )
+    assert response.redirect_chain[-1][0] == round_page
+    assert "Choose two different players of this round." in response.content.decode()
