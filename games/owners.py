@@ -29,6 +29,10 @@ class Owner(Protocol):
     def crumbs(self, match: Match) -> list[tuple[str, str]]:
         """Where the match belongs, for its sheet's header: (label, url) pairs."""
 
+    def labels(self, matches: list[Match]) -> dict[int, str]:
+        """Where each of these matches belongs, as a line of a list ("Club night · Round 2 ·
+        Table 3"), by match id; in a fixed number of queries."""
+
 
 class ScoreSheets:
     """A casual match: its creator and the scorekeepers the creator adds keep score."""
@@ -48,6 +52,9 @@ class ScoreSheets:
 
     def crumbs(self, match: Match) -> list[tuple[str, str]]:
         return [(_("Matches"), reverse("games:match_list"))]
+
+    def labels(self, matches: list[Match]) -> dict[int, str]:
+        return {}
 
 
 class PlayedTables:
@@ -69,6 +76,9 @@ class PlayedTables:
             crumbs.append((str(table), table.get_absolute_url()))
         return crumbs
 
+    def labels(self, matches: list[Match]) -> dict[int, str]:
+        return {match.pk: _("played on the site") for match in matches}
+
 
 _DEFAULT = ScoreSheets()
 _owners: dict[str, Owner] = {"online": PlayedTables()}
@@ -85,6 +95,19 @@ def owner_of(match: Match) -> Owner:
 def refusal(match: Match, user) -> str | None:
     """Why this user may not change the match's rounds (its owner says), or None."""
     return owner_of(match).refusal(match, user)
+
+
+def label(matches: list[Match]) -> list[Match]:
+    """Set `where` on each match: the line its owner gives it in a list ("" for a score
+    sheet); a query per kind of match among them at most."""
+    kinds: dict[str, list[Match]] = {}
+    for match in matches:
+        kinds.setdefault(match.kind, []).append(match)
+    for kind, group in kinds.items():
+        labels = _owners.get(kind, _DEFAULT).labels(group)
+        for match in group:
+            match.where = labels.get(match.pk, "")
+    return matches
 
 
 def may_change(match: Match, user) -> bool:

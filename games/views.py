@@ -59,6 +59,7 @@ def match_list(request: HttpRequest) -> HttpResponse:
     else:
         show, matches = "recent", Match.objects.casual()
     page = Paginator(matches.with_seats(), PAGE_SIZE).get_page(request.GET.get("page"))
+    page.object_list = owners.label(list(page.object_list))
     template = "games/match_list.html"
     if request.htmx:
         template += "#match-list"

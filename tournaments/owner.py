@@ -59,6 +59,15 @@ class TournamentTables:
             (str(table), ""),
         ]
 
+    def labels(self, matches: list[Match]) -> dict[int, str]:
+        tables = Table.objects.filter(match__in=matches).select_related("round__tournament")
+        return {
+            table.match_id: " · ".join(
+                (table.round.tournament.name, _round_label(table.round), str(table))
+            )
+            for table in tables
+        }
+
 
 def _round_label(round_) -> str:
     return _("Final table") if round_.is_final else str(round_)

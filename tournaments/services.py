@@ -541,6 +541,40 @@ class StandingLine:
     tie_breaks: list  # the tournament's tie-break figures, in its order
 
 
+@dataclass(frozen=True)
+class SeatNow:
+    """Where a player sits in a round being played: its tournament, round, table and seat."""
+
+    table: Table
+    seat: int  # from 1, the order of play
+
+    @property
+    def round(self) -> TournamentRound:
+        return self.table.round
+
+    @property
+    def tournament(self) -> Tournament:
+        return self.table.round.tournament
+
+
+def seats_now(user, tournament: Tournament | None = None) -> list[SeatNow]:
+    """The tables this user sits at in rounds being played (of one tournament, or of all
+    running ones); one query."""
+    if not user.is_authenticated:
+        return []
+    seats = Seat.objects.filter(
+        player__user=user,
+        match__table__round__status=TournamentRound.Status.PLAYING,
+        match__table__round__tournament__status=Tournament.Status.RUNNING,
+    )
+    if tournament is not None:
+        seats = seats.filter(match__table__round__tournament=tournament)
+    seats = seats.select_related("match__table__round__tournament").order_by(
+        "-match__table__round__tournament__date", "match_id"
+    )
+    return [SeatNow(seat.match.table, seat.position + 1) for seat in seats]
+
+
 def standing_lines(tournament: Tournament) -> list[StandingLine]:
     entrants = {e.player_id: e for e in tournament.entrants.select_related("player")}
     return [

@@ -125,6 +125,7 @@ def _tournament_context(request: HttpRequest, tournament: Tournament) -> dict:
         "rounds": rounds,
         "current": rounds[-1] if rounds else None,
         "my_entry": my_entry,
+        "my_seats": services.seats_now(request.user, tournament) if my_entry else [],
         "summary": rules_summary(variant, tournament.preset),
         "house_rules": changed_options(variant, tournament.preset),
         "tie_break_labels": [_tie_break_label(name) for name in tournament.tie_breaks],

@@ -1,6 +1,7 @@
 """Tournament pages by role: director, co-director, seated player, another user, anonymous."""
 
 import pytest
+import segno
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
@@ -126,6 +127,41 @@ def test_the_table_cards_name_the_seats_and_the_rules(client, running):
     page = client.get(reverse("tournaments:cards", args=[running.pk, 1])).content.decode()
     assert "Seat 1" in page and "leads first" in page
     assert "Classic: 36 cards, 4 each" in page
+
+
+def test_each_table_card_carries_a_qr_code_of_its_score_sheet(client, running):
+    page = client.get(reverse("tournaments:cards", args=[running.pk, 1])).content.decode()
+    tables = list(running.rounds.get().tables.select_related("match"))
+    assert page.count('<figure class="qr" role="img"') == len(tables) == 2
+    assert page.count("<svg") == 2 and "style=" not in page.split("<main", 1)[1]
+    # The code holds the sheet's full address.
+    expected = segno.make(f"http://testserver{tables[0].match.get_absolute_url()}", error="m")
+    assert expected.svg_inline(scale=4, omitsize=True, dark="#000") in page
+
+
+def test_a_player_finds_their_table_on_the_tournament_page_and_the_home_page(
+    client, running, carol
+):
+    table, _other = carols_table(running)
+    seat = table.match.seats.get(player__user=carol).position + 1
+    client.force_login(carol)
+    for url in (running.get_absolute_url(), reverse("home")):
+        page = client.get(url).content.decode()
+        assert f"Table {table.number}, seat {seat}" in page
+        assert f'class="seat-now" href="{table.match.get_absolute_url()}"' in page
+    assert "Club night · Round 1" in client.get(reverse("home")).content.decode()
+    # Once the round is closed there is no table to go to.
+    for each in running.rounds.get().tables.all():
+        play_out(each.match, running.created_by)
+    services.close_round(round_=running.rounds.get(), by=running.created_by)
+    assert "seat-now" not in client.get(reverse("home")).content.decode()
+
+
+def test_match_lists_say_which_tournament_table_a_match_is(client, running, carol):
+    table, _other = carols_table(running)
+    client.force_login(carol)
+    page = client.get(reverse("games:match_list") + "?show=mine").content.decode()
+    assert f"Club night · Round 1 · Table {table.number}" in page
 
 
 # --- roles ---------------------------------------------------------------------------------
