@@ -128,7 +128,10 @@ def match_live(request: HttpRequest, pk: int) -> HttpResponse:
     template = "games/match_live.html"
     if request.htmx:
         template += "#live"
-    return render(request, template, _match_context(request, match, read_only=True))
+    context = _match_context(request, match, read_only=True)
+    # TV mode: the totals filling the screen, no menu and no sheet (a screen across the room).
+    context["tv"] = request.GET.get("tv") == "1"
+    return render(request, template, context)
 
 
 def match_history(request: HttpRequest, pk: int) -> HttpResponse:

@@ -139,6 +139,9 @@ def _tournament_context(request: HttpRequest, tournament: Tournament) -> dict:
     }
 
 
+PROJECTOR_LINES = 12  # standings lines a projector shows at once
+
+
 def _tie_break_label(name: str) -> str:
     return str(TIE_BREAKS[name])
 
@@ -165,6 +168,19 @@ def projector(request: HttpRequest, pk: int) -> HttpResponse:
         current.clock_started_at + timezone.timedelta(minutes=current.clock_minutes)
         if current and current.clock_started_at and not current.is_closed
         else None
+    )
+    # Many players: the standings page through by themselves, a page at each refresh.
+    lines = context["lines"]
+    pages = max(1, -(-len(lines) // PROJECTOR_LINES))
+    page = min(max(parse_id(request.GET.get("page")) or 1, 1), pages)
+    over = tournament.status == Tournament.Status.FINISHED or services.can_finish(tournament)
+    context.update(
+        page_lines=lines[(page - 1) * PROJECTOR_LINES : page * PROJECTOR_LINES],
+        page=page,
+        pages=pages,
+        next_page=page % pages + 1,
+        over=over,
+        winners=[line for line in lines if line.standing.rank == 1] if over else [],
     )
     return render(request, template, context)
 

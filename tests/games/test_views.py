@@ -561,3 +561,15 @@ def test_a_delete_confirmed_twice_deletes_one_round(client, alice, match):
     assert "This round has already been deleted." in response.content.decode()
     assert list(match.rounds.values_list("number", flat=True)) == [1]
     assert match.rounds.get().entries.get(seat__position=1).cards == "9C"
+
+
+def test_the_live_view_has_a_tv_mode_with_the_totals_alone(client, alice, match):
+    record(match, alice, {"alice": {"out": "QS"}, "Dan": {"hand": "AC"}, "Eve": {"points": 60}})
+    url = reverse("games:match_live", args=[match.pk])
+    plain = client.get(url).content.decode()
+    assert 'href="?tv=1"' in plain and '<table class="sheet' in plain
+    tv = client.get(url, {"tv": "1"}).content.decode()
+    assert 'class="live-page tv-page"' in tv
+    assert f'hx-get="{url}?tv=1"' in tv  # it stays a TV as it refreshes
+    assert '<table class="sheet' not in tv and 'href="?tv=1"' not in tv
+    assert "Eve" in tv and "60" in tv

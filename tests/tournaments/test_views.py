@@ -123,6 +123,43 @@ def test_the_projector_shows_the_round_clock(client, alice, running):
     assert "data-ends-at=" in page
 
 
+def test_the_projector_shows_the_tables_with_nothing_to_press(client, running):
+    page = client.get(reverse("tournaments:projector", args=[running.pk])).content.decode()
+    screen = page.split('id="screen"', 1)[1]
+    assert "Round 1 of 2" in screen and "Table 1" in screen and "Table 2" in screen
+    assert "Enter scores" not in screen and "<a " not in screen and "<button" not in screen
+    assert 'class="projector-page"' in page  # the site's menu is hidden on it
+
+
+def test_the_projector_pages_through_many_players_by_itself(client, alice, tournament):
+    enter(tournament, [f"P{i:02}" for i in range(30)], alice)
+    url = reverse("tournaments:projector", args=[tournament.pk])
+    first = client.get(url).content.decode()
+    assert "1 / 3" in first and "P00" in first and "P12" not in first
+    assert f'hx-get="{url}?page=2"' in first
+    third = client.get(url, {"page": "3"}).content.decode()
+    assert "3 / 3" in third and "P29" in third and "P00" not in third
+    assert f'hx-get="{url}?page=1"' in third  # and round again
+    assert "3 / 3" in client.get(url, {"page": "99"}).content.decode()  # the last page
+
+
+def test_after_the_last_round_the_projector_shows_the_final_standings_and_the_winner(
+    client, alice, running
+):
+    for number in (1, 2):
+        round_ = running.rounds.get(number=number)
+        for table in round_.tables.all():
+            play_out(table.match, alice)
+        services.close_round(round_=round_, by=alice)
+        if number == 1:
+            services.seat_next_round(tournament=running, by=alice)
+    page = client.get(reverse("tournaments:projector", args=[running.pk])).content.decode()
+    assert "Final standings" in page and "Round 2 of 2" not in page
+    leader = services.standing_lines(running)[0]
+    assert f"Winner: <strong>{leader.entrant.player}</strong>" in page
+    assert "Tables</h2>" not in page
+
+
 def test_the_table_cards_name_the_seats_and_the_rules(client, running):
     page = client.get(reverse("tournaments:cards", args=[running.pk, 1])).content.decode()
     assert "Seat 1" in page and "leads first" in page
