@@ -26,7 +26,7 @@ from games.rules import Variant
 from games.validators import name_problem
 from tournaments.models import Entrant, Table, Tournament, TournamentRound
 from tournaments.seating import repeated_pairs, seat_round
-from tournaments.standings import Standing, TableResult, compute_standings
+from tournaments.standings import Standing, TableResult, compute_standings, deciding
 
 MAX_IMPORT_ROWS = 1000
 
@@ -539,6 +539,9 @@ class StandingLine:
     standing: Standing
     entrant: Entrant
     tie_breaks: list  # the tournament's tie-break figures, in its order
+    # Level on points with a neighbour: the tie-break that decided between them and this
+    # player's figure for it; ("", None) when level on every tie-break too.
+    separated_by: tuple[str, object] | None = None
 
 
 @dataclass(frozen=True)
@@ -577,10 +580,21 @@ def seats_now(user, tournament: Tournament | None = None) -> list[SeatNow]:
 
 def standing_lines(tournament: Tournament) -> list[StandingLine]:
     entrants = {e.player_id: e for e in tournament.entrants.select_related("player")}
-    return [
-        StandingLine(s, entrants[s.player], [s.value(name) for name in tournament.tie_breaks])
-        for s in standings_of(tournament)
-    ]
+    standings = standings_of(tournament)
+    breaks = tournament.tie_breaks
+    lines = []
+    for index, s in enumerate(standings):
+        separated = None
+        for other in standings[index - 1 : index] + standings[index + 1 : index + 2]:
+            if other.points == s.points and s.tables:
+                above, below = (other, s) if other.rank <= s.rank else (s, other)
+                name = deciding(above, below, breaks)
+                separated = (name, s.value(name)) if name else ("", None)
+                break
+        lines.append(
+            StandingLine(s, entrants[s.player], [s.value(name) for name in breaks], separated)
+        )
+    return lines
 
 
 def standings_of(tournament: Tournament) -> list[Standing]:

@@ -46,6 +46,8 @@ class Standing:
     head_to_head: int = 0
     rank: int = 0
     opponents: list[PlayerId] = field(default_factory=list)
+    # Tournament points earned in each round, by round number.
+    round_points: dict[int, Fraction] = field(default_factory=dict)
 
     def value(self, name: str) -> Fraction | int:
         """The figure a criterion ("points" or a tie-break) compares."""
@@ -117,6 +119,7 @@ def compute_standings(
         for player, points in table_points(table.places, points_by_size).items():
             line = lines.setdefault(player, Standing(player))
             line.points += points
+            line.round_points[table.round] = line.round_points.get(table.round, 0) + points
             line.tables += 1
             line.penalty_total += table.totals[player]
             line.deals_won += table.deals_won.get(player, 0)
@@ -130,6 +133,14 @@ def compute_standings(
 
 
 _BETTER_IS_LOWER = {"penalty_total", "fewest_losses"}
+
+
+def deciding(above: Standing, below: Standing, tie_breaks: Sequence[str]) -> str | None:
+    """The tie-break that puts `above` before `below` when their points are equal: the first
+    whose figures differ (None when every one is equal, or the points differ)."""
+    if above.points != below.points:
+        return None
+    return next((name for name in tie_breaks if above.value(name) != below.value(name)), None)
 
 
 def _key(line: Standing, name: str):

@@ -33,6 +33,7 @@ from tournaments.models import (
     TournamentRound,
 )
 from tournaments.services import TournamentError
+from tournaments.standings import table_points
 
 
 def _get_tournament(pk: int) -> Tournament:
@@ -234,7 +235,11 @@ def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
     response = _csv_response(f"tournament-{tournament.pk}-standings.csv")
     writer = SafeWriter(response)
     names = [_tie_break_label(name) for name in tournament.tie_breaks]
-    writer.writerow([_("Rank"), _("Player"), _("Points"), _("Tables"), *names, _("Dropped")])
+    numbers = list(tournament.rounds.order_by("number").values_list("number", flat=True))
+    per_round = [_("Round %(number)s") % {"number": number} for number in numbers]
+    writer.writerow(
+        [_("Rank"), _("Player"), _("Points"), *per_round, _("Tables"), *names, _("Dropped")]
+    )
     for line in services.standing_lines(tournament):
         s = line.standing
         writer.writerow(
@@ -242,6 +247,11 @@ def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
                 s.rank,
                 str(line.entrant.player),
                 _number(s.points),
+                # Empty where the player had no finished table in that round.
+                *(
+                    _number(s.round_points[number]) if number in s.round_points else ""
+                    for number in numbers
+                ),
                 s.tables,
                 *(_number(value) for value in line.tie_breaks),
                 _("yes") if line.entrant.has_dropped else "",
@@ -251,7 +261,8 @@ def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def results_csv(request: HttpRequest, pk: int) -> HttpResponse:
-    """Every table's result: round, table, seat, player, place, total, deals played."""
+    """Every table's result: round, table, seat, player, place, the tournament points it earned,
+    total, deals played."""
     tournament = _get_tournament(pk)
     response = _csv_response(f"tournament-{tournament.pk}-tables.csv")
     writer = SafeWriter(response)
@@ -262,14 +273,23 @@ def results_csv(request: HttpRequest, pk: int) -> HttpResponse:
             _("Seat"),
             _("Player"),
             _("Place"),
+            _("Points"),
             _("Total"),
             _("Deals"),
             _("Finished"),
         ]
     )
+    scheme = {int(size): values for size, values in tournament.points_by_place.items()}
     for round_ in _rounds_with_tables(tournament):
         for table in round_.tables.all():
-            for seat in table.match.seats.all():
+            seats = list(table.match.seats.all())
+            # The tournament points each place earned (shared by players tied for it).
+            earned = (
+                table_points({seat.player_id: seat.place for seat in seats}, scheme)
+                if table.match.is_finished
+                else {}
+            )
+            for seat in seats:
                 writer.writerow(
                     [
                         round_.number,
@@ -277,6 +297,7 @@ def results_csv(request: HttpRequest, pk: int) -> HttpResponse:
                         seat.position + 1,
                         str(seat.player),
                         seat.place,
+                        _number(earned[seat.player_id]) if earned else "",
                         seat.total,
                         table.deals,
                         _("yes") if table.match.is_finished else _("no"),

@@ -336,15 +336,15 @@ def csv_rows(client, url) -> list[list[str]]:
 
 def test_the_standings_csv_writes_a_formula_name_inert_and_numbers_as_numbers(client, played):
     rows = csv_rows(client, reverse("tournaments:standings_csv", args=[played.pk]))
-    assert rows[0][1] == "Player" and rows[0][4] == "Total penalty points (fewer is better)"
+    assert rows[0][1] == "Player" and rows[0][5] == "Total penalty points (fewer is better)"
     line = next(row for row in rows if "HYPERLINK" in row[1])
     assert line[1] == "'" + HYPERLINK
-    assert line[4] == "-20"
+    assert line[5] == "-20"
 
 
 def test_the_results_csv_writes_a_formula_name_inert_and_numbers_as_numbers(client, played):
     rows = csv_rows(client, reverse("tournaments:results_csv", args=[played.pk]))
-    assert rows[0][3] == "Player" and rows[0][5] == "Total"
+    assert rows[0][3] == "Player" and rows[0][6] == "Total"
     line = next(row for row in rows if "HYPERLINK" in row[3])
     assert line[3] == "'" + HYPERLINK
-    assert line[5] == "-20"
+    assert line[6] == "-20"

@@ -103,14 +103,61 @@ def test_the_standings_csv_lists_every_player_with_the_tie_breaks(client, runnin
         )
     text = client.get(reverse("tournaments:standings_csv", args=[running.pk])).content.decode()
     lines = text.lstrip("\ufeff").splitlines()
-    assert (
-        lines[0]
-        == "Rank,Player,Points,Tables,Total penalty points (fewer is better),Deals won,Dropped"
+    assert lines[0] == (
+        "Rank,Player,Points,Round 1,Tables,Total penalty points (fewer is better),Deals won,Dropped"
     )
     assert len(lines) == 7
-    # Each table's winner went out at once: 3 points, 0 penalty, 1 deal won, tied first.
+    # Each table's winner went out at once: 3 points (all in round 1), 0 penalty, 1 deal won,
+    # tied first.
     winners = [line.split(",") for line in lines[1:3]]
-    assert [(w[0], w[2], w[3], w[4], w[5]) for w in winners] == [("1", "3", "1", "0", "1")] * 2
+    assert [(w[0], w[2], w[3], w[4], w[5], w[6]) for w in winners] == [
+        ("1", "3", "3", "1", "0", "1")
+    ] * 2
+
+
+def test_the_tables_csv_carries_the_tournament_points_each_place_earned(client, running, alice):
+    mine, _other = carols_table(running)
+    seats = list(mine.match.seats.select_related("player").order_by("position"))
+    # Three players: the first goes out, the other two tie over the limit (share 2nd and 3rd).
+    record(
+        mine.match,
+        alice,
+        {
+            s.player.name: ({"out": "9C"} if i == 0 else {"points": 140})
+            for i, s in enumerate(seats)
+        },
+    )
+    text = client.get(reverse("tournaments:results_csv", args=[running.pk])).content.decode()
+    rows = [line.split(",") for line in text.lstrip("\ufeff").splitlines()]
+    assert rows[0][4:6] == ["Place", "Points"]
+    finished = [row for row in rows[1:] if row[1] == str(mine.number)]
+    assert sorted((row[4], row[5]) for row in finished) == [
+        ("1", "3"),
+        ("2", "0.75"),
+        ("2", "0.75"),
+    ]
+    unfinished = [row for row in rows[1:] if row[1] != str(mine.number)]
+    assert {row[5] for row in unfinished} == {""}
+
+
+def test_on_a_phone_tied_players_show_the_tie_break_that_separated_them(client, running, alice):
+    mine, other = carols_table(running)
+    for base, table in ((110, mine), (120, other)):
+        seats = list(table.match.seats.select_related("player").order_by("position"))
+        outcomes = {
+            s.player.name: ({"out": "9C"} if i == 0 else {"points": base + i})
+            for i, s in enumerate(seats)
+        }
+        record(table.match, alice, outcomes)
+    page = client.get(running.get_absolute_url()).content.decode()
+    # The two winners are level on points and on every tie-break; the seconds of the two
+    # tables are level on points and parted by their penalty totals.
+    assert page.count('<small class="tie-note">level on every tie-break</small>') == 2
+    for total in (111, 121):
+        assert (
+            f'<small class="tie-note">Total penalty points (fewer is better): {total}</small>'
+            in page
+        )
 
 
 def test_the_projector_shows_the_round_clock(client, alice, running):

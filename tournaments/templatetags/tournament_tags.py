@@ -4,6 +4,10 @@ from fractions import Fraction
 
 from django import template
 from django.utils.formats import number_format
+from django.utils.html import format_html
+from django.utils.translation import gettext
+
+from tournaments.models import TIE_BREAKS
 
 register = template.Library()
 
@@ -15,3 +19,17 @@ def points(value: Fraction | int) -> str:
     if number == int(number):
         return str(int(number))
     return number_format(round(number, 2), decimal_pos=None)
+
+
+@register.simple_tag
+def tie_note(line) -> str:
+    """For a player level on points with a neighbour: the tie-break that decided, with their
+    figure ("Penalty total: 12"), shown where the tie-break columns do not fit (a phone)."""
+    if line.separated_by is None:
+        return ""
+    name, value = line.separated_by
+    if not name:
+        text = gettext("level on every tie-break")
+    else:
+        text = f"{TIE_BREAKS[name]}: {points(value)}"
+    return format_html('<small class="tie-note">{}</small>', text)
