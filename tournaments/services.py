@@ -14,11 +14,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games import audience
 from games import services as games
 from games.models import Entry, Match, Player, Seat
 from games.results import finished_results
@@ -29,6 +31,7 @@ from tournaments.seating import repeated_pairs, seat_round
 from tournaments.standings import Standing, TableResult, compute_standings, deciding
 
 MAX_IMPORT_ROWS = 1000
+STANDINGS_CACHE_SECONDS = 24 * 3600
 
 
 class TournamentError(Exception):
@@ -594,6 +597,17 @@ def standing_lines(tournament: Tournament) -> list[StandingLine]:
         lines.append(
             StandingLine(s, entrants[s.player], [s.value(name) for name in breaks], separated)
         )
+    return lines
+
+
+def cached_standing_lines(tournament: Tournament) -> list[StandingLine]:
+    """`standing_lines`, kept in the cache for the tournament's version (every change to it or
+    its tables moves it) and the players' shown names."""
+    key = f"tournaments:standings:{tournament.pk}:{tournament.version}:{audience.names_version()}"
+    lines = cache.get(key)
+    if lines is None:
+        lines = standing_lines(tournament)
+        cache.set(key, lines, STANDINGS_CACHE_SECONDS)
     return lines
 
 

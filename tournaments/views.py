@@ -12,6 +12,7 @@ from django.db.models.functions import Lower
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.functional import SimpleLazyObject
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -112,8 +113,12 @@ def _rounds_with_tables(tournament: Tournament):
 
 
 def _tournament_context(request: HttpRequest, tournament: Tournament) -> dict:
+    """What the tournament page and the projector show. The standings are read from the cache
+    (keyed on the tournament's version) and, like the current round's tables, worked out only
+    when a page fragment not cached already asks for them."""
     is_director = tournament.is_director(request.user)
-    rounds = list(_rounds_with_tables(tournament))
+    rounds = list(tournament.rounds.all())
+    current = rounds[-1] if rounds else None
     my_entry = None
     if request.user.is_authenticated:
         my_entry = tournament.entrants.filter(player__user=request.user).first()
@@ -122,9 +127,16 @@ def _tournament_context(request: HttpRequest, tournament: Tournament) -> dict:
         "tournament": tournament,
         "is_director": is_director,
         "is_owner": request.user.pk == tournament.created_by_id,
-        "lines": services.standing_lines(tournament),
+        "lines": SimpleLazyObject(lambda: services.cached_standing_lines(tournament)),
         "rounds": rounds,
-        "current": rounds[-1] if rounds else None,
+        "current": current,
+        "current_tables": SimpleLazyObject(
+            lambda: (
+                list(_rounds_with_tables(tournament).get(pk=current.pk).tables.all())
+                if current
+                else []
+            )
+        ),
         "my_entry": my_entry,
         "my_seats": services.seats_now(request.user, tournament) if my_entry else [],
         "summary": rules_summary(variant, tournament.preset),
@@ -133,14 +145,16 @@ def _tournament_context(request: HttpRequest, tournament: Tournament) -> dict:
         "tie_break_columns": [
             (str(TIE_BREAK_COLUMNS[name]), _tie_break_label(name)) for name in tournament.tie_breaks
         ],
-        "entrant_count": tournament.entrants.count(),
+        "entrant_count": SimpleLazyObject(lambda: tournament.entrants.count()),
         "can_finish": is_director
         and tournament.status == Tournament.Status.RUNNING
         and services.can_finish(tournament),
     }
 
 
-PROJECTOR_LINES = 12  # standings lines a projector shows at once
+def _unchanged(request: HttpRequest, tournament: Tournament) -> bool:
+    """A refresh (htmx) that names the version it shows, which is still the tournament's."""
+    return request.htmx and request.GET.get("v") == str(tournament.version)
 
 
 def _tie_break_label(name: str) -> str:
@@ -150,10 +164,15 @@ def _tie_break_label(name: str) -> str:
 @vary_on_headers("HX-Request")
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _get_tournament(pk)
+    if _unchanged(request, tournament):
+        return HttpResponse(status=204)  # htmx leaves the page as it is
     template = "tournaments/detail.html"
     if request.htmx:
         template += "#live"
     return render(request, template, _tournament_context(request, tournament))
+
+
+PROJECTOR_LINES = 12  # standings lines a projector shows at once
 
 
 @vary_on_headers("HX-Request")
@@ -173,6 +192,8 @@ def projector(request: HttpRequest, pk: int) -> HttpResponse:
     # Many players: the standings page through by themselves, a page at each refresh.
     lines = context["lines"]
     pages = max(1, -(-len(lines) // PROJECTOR_LINES))
+    if pages == 1 and _unchanged(request, tournament):
+        return HttpResponse(status=204)
     page = min(max(parse_id(request.GET.get("page")) or 1, 1), pages)
     over = tournament.status == Tournament.Status.FINISHED or services.can_finish(tournament)
     context.update(

@@ -183,10 +183,11 @@ def test_the_projector_pages_through_many_players_by_itself(client, alice, tourn
     url = reverse("tournaments:projector", args=[tournament.pk])
     first = client.get(url).content.decode()
     assert "1 / 3" in first and "P00" in first and "P12" not in first
-    assert f'hx-get="{url}?page=2"' in first
+    version = Tournament.objects.get(pk=tournament.pk).version
+    assert f'hx-get="{url}?page=2&amp;v={version}"' in first
     third = client.get(url, {"page": "3"}).content.decode()
     assert "3 / 3" in third and "P29" in third and "P00" not in third
-    assert f'hx-get="{url}?page=1"' in third  # and round again
+    assert f'hx-get="{url}?page=1&amp;v={version}"' in third  # and round again
     assert "3 / 3" in client.get(url, {"page": "99"}).content.decode()  # the last page
 
 
@@ -584,3 +585,37 @@ def test_a_refused_swap_says_why_on_the_round_page(client, alice, tournament):
     )
     assert response.redirect_chain[-1][0] == round_page
     assert "Choose two different players of this round." in response.content.decode()
+
+
+def test_a_refresh_that_finds_nothing_new_is_answered_without_a_page(client, alice, running):
+    url = running.get_absolute_url()
+    page = client.get(url).content.decode()
+    version = Tournament.objects.get(pk=running.pk).version
+    assert f'hx-get="{url}?v={version}"' in page
+    unchanged = client.get(url, {"v": version}, headers={"HX-Request": "true"})
+    assert unchanged.status_code == 204 and unchanged.content == b""
+    # A score entered moves the version: the next refresh brings the new standings and tables.
+    mine, _other = carols_table(running)
+    seats = list(mine.match.seats.select_related("player").order_by("position"))
+    outcomes = {s.player.name: {"points": 10 + i} for i, s in enumerate(seats)}
+    outcomes[seats[0].player.name] = {"out": "9C"}
+    record(mine.match, alice, outcomes)
+    changed = client.get(url, {"v": version}, headers={"HX-Request": "true"})
+    assert changed.status_code == 200 and "1 deal" in changed.content.decode()
+    # The projector (one page of standings) answers the same way.
+    projector = reverse("tournaments:projector", args=[running.pk])
+    version = Tournament.objects.get(pk=running.pk).version
+    quiet = client.get(projector, {"v": version, "page": 2}, headers={"HX-Request": "true"})
+    assert quiet.status_code == 204
+
+
+def test_the_public_page_shows_the_current_round_and_links_the_earlier_ones(client, alice, running):
+    for table in running.rounds.get().tables.all():
+        play_out(table.match, alice)
+    services.close_round(round_=running.rounds.get(), by=alice)
+    services.seat_next_round(tournament=running, by=alice)
+    page = client.get(running.get_absolute_url()).content.decode()
+    assert "Round 2" in page
+    assert f'href="{reverse("tournaments:round", args=[running.pk, 1])}"' in page
+    round_one_tables = running.rounds.get(number=1).tables.all()
+    assert all(t.match.get_absolute_url() not in page for t in round_one_tables)
