@@ -56,6 +56,7 @@ from games.rules import (
     deck,
     gettext_noop,
     must_cover,
+    played_round_scorer,
     score_match,
 )
 
@@ -115,6 +116,7 @@ class Game:
         "_next",
         "_result",
         "_rng",
+        "_score_round",
         "_seats",
         "_totals_before",
         "active",
@@ -145,6 +147,7 @@ class Game:
         self._seats = tuple(range(players))
         self._effects = card_effects(variant)
         self._result: MatchResult[int] = score_match(variant, self._seats, [])
+        self._score_round = played_round_scorer(variant)
         self._legal: list[Move] | None = None
 
     # --- building -------------------------------------------------------------------------
@@ -480,8 +483,9 @@ class Game:
                 outcomes[seat] = Outcome("out", out[seat])
             else:
                 outcomes[seat] = Outcome("hand", _in_deck_order(self.hands[seat]))
-        # The same as scoring every round again, at the cost of this round alone.
-        self._result = score_match(self.variant, self._seats, [outcomes], since=self._result)
+        # score_match(variant, seats, [outcomes], since=result), without the checks that an
+        # engine's own round cannot fail: the same as scoring every round again.
+        self._result = self._score_round(self._result, outcomes)
 
     def _set_holding(self, holding: list[bool]) -> None:
         """Who still holds cards this round, and so who plays after whom: the turn passes
