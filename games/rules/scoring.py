@@ -658,6 +658,7 @@ def rank_players[P: Hashable](
 
 
 _first = operator.itemgetter(0)
+_index = operator.attrgetter("index")
 
 
 def score_match[P: Hashable](
@@ -763,23 +764,23 @@ def played_round_scorer(variant: Variant) -> PlayedRoundScorer:
     `variant` and is not finished, `outcomes` has an Outcome for each player in
     `since.active`, in that order, going out with a card that need not be covered or
     holding a non-empty tuple of cards, the round ending as the variant says (`_read_round`
-    checks all this for score_match). Points come from tables by the id() of deck()'s own
-    card objects; a card that is not one of them is scored by score_match instead."""
+    checks all this for score_match). Points come from tables by Card.index; a card that is
+    not in the deck is left to score_match, which refuses it."""
     values = _card_values(variant)
     own = deck(variant.deck_size)
-    points = {id(card): values[card] for card in own}
-    out_points = {id(card): _out_score(variant, card) for card in own}
+    points = {card.index: values[card] for card in own}
+    out_points = {card.index: _out_score(variant, card) for card in own}
     # Under queens_only_penalty, a hand of Queens alone counts these instead.
     queen_points = (
         {
-            id(card): _queen_value(variant, card, _QUEEN_PENALTY, _BIG_QUEEN_PENALTY)
+            card.index: _queen_value(variant, card, _QUEEN_PENALTY, _BIG_QUEEN_PENALTY)
             for card in own
             if card.is_queen
         }
         if variant.queens_only_penalty
         else {}
     )
-    queen_ids = queen_points.keys()
+    queens = queen_points.keys()
     reset_at_101 = variant.reset_at_101
     reset_at_100 = variant.reset_at_100
     lose_over = variant.lose_over
@@ -796,13 +797,13 @@ def played_round_scorer(variant: Variant) -> PlayedRoundScorer:
             for player, outcome in outcomes.items():
                 value = outcome.value
                 if outcome.kind == "out":
-                    score = out_points[id(value)]
+                    score = out_points[value.index]  # type: ignore[union-attr]
                 else:
-                    ids = list(map(id, value))  # type: ignore[arg-type]
-                    if queen_ids and queen_ids >= set(ids):
-                        score = sum(map(queen_points.__getitem__, ids))
+                    cards = list(map(_index, value))  # type: ignore[arg-type]
+                    if queens and queens >= set(cards):
+                        score = sum(map(queen_points.__getitem__, cards))
                     else:
-                        score = sum(map(points.__getitem__, ids))
+                        score = sum(map(points.__getitem__, cards))
                 scores[player] = score
                 # As in score_match.
                 total = totals[player] + score
@@ -817,7 +818,7 @@ def played_round_scorer(variant: Variant) -> PlayedRoundScorer:
                     events.append((player, "lost"))
                     lost = True
                 totals[player] = total
-        except KeyError:  # not deck()'s own cards
+        except KeyError:  # a card not in the deck
             return score_match(variant, since.players, [outcomes], since=since)
         active = since.active
         if lost:

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -318,18 +319,23 @@ def test_the_played_round_scorer_scores_as_score_match_does(sheet: Sheet) -> Non
     assert result.finished == sheet.finished
 
 
-def test_the_played_round_scorer_leaves_cards_not_of_the_deck_to_score_match() -> None:
+def test_the_played_round_scorer_takes_equal_cards_and_leaves_others_to_score_match() -> None:
     variant = PRESETS["classic"]
     players = ("Ann", "Bob")
+    earlier = score_match(variant, players, [{"Ann": {"hand": "AS"}, "Bob": {"out": "10S"}}])
+    score = played_round_scorer(variant)
     # Parsed cards equal deck()'s own but are other objects.
     outcomes = {
         "Ann": Outcome("out", parse_card("9S")),
         "Bob": Outcome("hand", parse_cards("QS QH")),
     }
-    earlier = score_match(variant, players, [{"Ann": {"hand": "AS"}, "Bob": {"out": "10S"}}])
-    result = played_round_scorer(variant)(earlier, outcomes)
+    result = score(earlier, outcomes)
     assert result == score_match(variant, players, [outcomes], since=earlier)
     assert result.totals == {"Ann": 11, "Bob": 60}
+    # A card not in a 36-card deck: score_match's error.
+    outcomes = {"Ann": Outcome("out", parse_card("9S")), "Bob": Outcome("hand", parse_cards("2S"))}
+    with pytest.raises(RulesError, match="is not in a"):
+        score(earlier, outcomes)
 
 
 hands = st.integers(0, 52).flatmap(
