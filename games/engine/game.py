@@ -317,7 +317,23 @@ class Game:
             self._lead = None
             self.drew = False
             self._log.append(("play", me, card, suit))
-            self._take_effect(me, card)
+            # _take_effect(me, card), inline (the seat to move is `me` already).
+            skip, draw, cover, skips_once_covered = self._effects[card.index]
+            if cover is not None:
+                self.cover = cover
+                if skips_once_covered:
+                    self.skip_pending = True
+                return
+            self.cover = None
+            if not hand:
+                self._go_out(me, card)
+                if self.round_over:
+                    self.owed_draws = draw
+                    return
+            if skip or self.skip_pending:
+                self._pass_turn(me, skip, draw)
+            else:
+                self.to_move = self._next[me]
         elif kind == "draw":
             self._draw(me)
         else:
