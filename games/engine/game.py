@@ -436,7 +436,16 @@ class Game:
                 self.to_move = self._next[me]
             return
         self.drew = True
-        legal = self._compute_legal()
+        if self.variant.draw_when_able:
+            legal = self._compute_legal()
+        else:
+            # _compute_legal(), knowing that nothing fitted before the draw (else it was not
+            # allowed) and that nothing is owed: only the card drawn (the hand's last) can.
+            suit = self.ordered_suit
+            fits = (
+                self._plays_owed[suit] if suit is not None else self._plays_on[self.pile[-1].index]
+            )
+            legal = [*fits[self.hands[me][-1].index], PASS]
         if len(legal) == 1:  # only the pass: nothing fits, so the turn passes by itself
             self._log.append(("pass", me))
             self._pass_turn(me, False, 0)
