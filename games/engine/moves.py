@@ -140,7 +140,7 @@ PLAYS_ON: Mapping[int, tuple[tuple[tuple[Move, ...], ...], ...]] = {
             size,
             lambda card, top=top: card.suit == top.suit or card.rank == top.rank or card.is_queen,
         )
-        for top in sorted(deck(52))
+        for top in sorted(deck(52), key=lambda card: card.index)  # at their own index
     )
     for size in DECK_SIZES
 }
