@@ -30,6 +30,7 @@ RULES.md is the spec. Where it is silent, this is our reading (tests/engine/ che
 
 import functools
 import math
+import operator
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any, Self
@@ -39,12 +40,15 @@ from games.engine.moves import (
     NOT_A_MOVE,
     OWN_CARDS,
     PASS,
-    PLAYS_BY_ID,
+    PLAYS,
+    PLAYS_ON,
+    PLAYS_OWED,
     IllegalMove,
     Move,
 )
 from games.rules import (
     DECK_SIZES,
+    RANKS,
     SUITS,
     Card,
     MatchResult,
@@ -56,6 +60,7 @@ from games.rules import (
     deck,
     gettext_noop,
     must_cover,
+    played_round_scorer,
     score_match,
 )
 
@@ -83,6 +88,16 @@ def card_effects(variant: Variant) -> Mapping[int, Effect]:
     (the next player skips, cards they draw first, the cover the player owes, whether the
     next player skips once it is covered)."""
     return {id(card): _effect(variant, card) for card in deck(variant.deck_size)}
+
+
+@functools.lru_cache(maxsize=64)
+def _effects_by_index(variant: Variant) -> tuple[Effect, ...]:
+    """`card_effects` by Card.index (a slot read, where id() is a call): what the engine
+    looks up at every card played."""
+    effects = [(False, 0, None, False)] * len(RANKS) * len(SUITS)
+    for card in deck(variant.deck_size):
+        effects[card.index] = _effect(variant, card)
+    return tuple(effects)
 
 
 def _effect(variant: Variant, card: Card) -> Effect:
@@ -113,8 +128,12 @@ class Game:
         "_legal",
         "_log",
         "_next",
+        "_plays",
+        "_plays_on",
+        "_plays_owed",
         "_result",
         "_rng",
+        "_score_round",
         "_seats",
         "_totals_before",
         "active",
@@ -143,8 +162,12 @@ class Game:
         self.players = players
         self._rng = rng
         self._seats = tuple(range(players))
-        self._effects = card_effects(variant)
+        self._effects = _effects_by_index(variant)
         self._result: MatchResult[int] = score_match(variant, self._seats, [])
+        self._score_round = played_round_scorer(variant)
+        self._plays = PLAYS[variant.deck_size]
+        self._plays_on = PLAYS_ON[variant.deck_size]
+        self._plays_owed = PLAYS_OWED[variant.deck_size]
         self._legal: list[Move] | None = None
 
     # --- building -------------------------------------------------------------------------
@@ -294,7 +317,23 @@ class Game:
             self._lead = None
             self.drew = False
             self._log.append(("play", me, card, suit))
-            self._take_effect(me, card)
+            # _take_effect(me, card), inline (the seat to move is `me` already).
+            skip, draw, cover, skips_once_covered = self._effects[card.index]
+            if cover is not None:
+                self.cover = cover
+                if skips_once_covered:
+                    self.skip_pending = True
+                return
+            self.cover = None
+            if not hand:
+                self._go_out(me, card)
+                if self.round_over:
+                    self.owed_draws = draw
+                    return
+            if skip or self.skip_pending:
+                self._pass_turn(me, skip, draw)
+            else:
+                self.to_move = self._next[me]
         elif kind == "draw":
             self._draw(me)
         else:
@@ -321,37 +360,32 @@ class Game:
             return []
         pile = self.pile
         if self.opening_queen:
-            return list(PLAYS_BY_ID[id(pile[-1])])
+            return list(self._plays[pile[-1].index])
         hand = self.hands[self.to_move]  # type: ignore[index]
         if not pile:
             leads = hand if self._lead is None else (self._lead,)
-            return [move for card in leads for move in PLAYS_BY_ID[id(card)]]
-        top = pile[-1]
+            return [move for card in leads for move in self._plays[card.index]]
         cover = self.cover
         if cover == COVER_SUIT:
-            suit = top.suit
-            moves = [m for c in hand if c.suit == suit or c.rank == "Q" for m in PLAYS_BY_ID[id(c)]]
+            fits = self._plays_owed[pile[-1].suit]
         elif self.ordered_suit is not None:
-            suit = self.ordered_suit
-            moves = [m for c in hand if c.suit == suit or c.rank == "Q" for m in PLAYS_BY_ID[id(c)]]
+            fits = self._plays_owed[self.ordered_suit]
         else:
-            suit, rank = top.suit, top.rank
-            moves = [
-                m
-                for c in hand
-                if c.suit == suit or c.rank == rank or c.rank == "Q"
-                for m in PLAYS_BY_ID[id(c)]
-            ]
+            fits = self._plays_on[pile[-1].index]
+        # The plays of each card that fits, in the hand's order; () for one that does not.
+        # (A loop of += is cheaper here than a comprehension with a nested for.)
+        moves: list[Move] = []
+        for card in hand:
+            moves += fits[card.index]
         if self.drew:
             moves.append(PASS)
             return moves
-        can_draw = bool(self.stock) or len(pile) > 1
         if moves:
             # Covering comes first: whoever can cover may not draw instead.
-            if can_draw and cover is None and self.variant.draw_when_able:
+            if cover is None and self.variant.draw_when_able and (self.stock or len(pile) > 1):
                 moves.append(DRAW)
             return moves
-        return [DRAW if can_draw else PASS]
+        return [DRAW if self.stock or len(pile) > 1 else PASS]
 
     def _order_opening(self, me: int, move: Move) -> None:
         self.opening_queen = False
@@ -362,7 +396,7 @@ class Game:
     def _take_effect(self, me: int, card: Card) -> None:
         """What a card just played (or turned up) does; the turn passes unless it must be
         covered."""
-        skip, draw, cover, skips_once_covered = self._effects[id(card)]
+        skip, draw, cover, skips_once_covered = self._effects[card.index]
         if cover is not None:
             self.cover = cover
             if skips_once_covered:
@@ -402,7 +436,16 @@ class Game:
                 self.to_move = self._next[me]
             return
         self.drew = True
-        legal = self._compute_legal()
+        if self.variant.draw_when_able:
+            legal = self._compute_legal()
+        else:
+            # _compute_legal(), knowing that nothing fitted before the draw (else it was not
+            # allowed) and that nothing is owed: only the card drawn (the hand's last) can.
+            suit = self.ordered_suit
+            fits = (
+                self._plays_owed[suit] if suit is not None else self._plays_on[self.pile[-1].index]
+            )
+            legal = [*fits[self.hands[me][-1].index], PASS]
         if len(legal) == 1:  # only the pass: nothing fits, so the turn passes by itself
             self._log.append(("pass", me))
             self._pass_turn(me, False, 0)
@@ -480,8 +523,9 @@ class Game:
                 outcomes[seat] = Outcome("out", out[seat])
             else:
                 outcomes[seat] = Outcome("hand", _in_deck_order(self.hands[seat]))
-        # The same as scoring every round again, at the cost of this round alone.
-        self._result = score_match(self.variant, self._seats, [outcomes], since=self._result)
+        # score_match(variant, seats, [outcomes], since=result), without the checks that an
+        # engine's own round cannot fail: the same as scoring every round again.
+        self._result = self._score_round(self._result, outcomes)
 
     def _set_holding(self, holding: list[bool]) -> None:
         """Who still holds cards this round, and so who plays after whom: the turn passes
@@ -830,14 +874,13 @@ def _shuffle(rng: random.Random, cards: list[Card]) -> None:
         cards[i], cards[j] = cards[j], cards[i]
 
 
-_ORDER = {id(card): index for cards in OWN_CARDS.values() for index, card in enumerate(cards)}
-_BY_ID = {id(card): card for cards in OWN_CARDS.values() for card in cards}
-
-
 def _in_deck_order(cards: list[Card]) -> tuple[Card, ...]:
-    """The engine's own cards sorted in deck order, by their ids: faster than comparing
-    Cards, or than a key function written in Python."""
-    return tuple(map(_BY_ID.__getitem__, sorted(map(id, cards), key=_ORDER.__getitem__)))
+    """Cards sorted in deck order, by Card.index: faster than comparing Cards, or than a
+    key function written in Python."""
+    return tuple(sorted(cards, key=_INDEX))
+
+
+_INDEX = operator.attrgetter("index")
 
 
 def _card(code: Any) -> Card:

@@ -5,7 +5,7 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, Self
 
-from games.rules import DECK_SIZES, SUITS, Card, RulesError, deck, gettext_noop
+from games.rules import DECK_SIZES, RANKS, SUITS, Card, RulesError, deck, gettext_noop
 
 MoveKind = Literal["play", "draw", "pass"]
 MOVE_KINDS: tuple[MoveKind, ...] = ("play", "draw", "pass")
@@ -114,4 +114,40 @@ def _moves_of(card: Card) -> tuple[Move, ...]:
 # of a card at every turn. The keys are the cards of OWN_CARDS, alive for good.
 PLAYS_BY_ID: Mapping[int, tuple[Move, ...]] = {
     id(card): _moves_of(card) for cards in OWN_CARDS.values() for card in cards
+}
+
+
+def _by_index(
+    size: int, fits: Callable[[Card], bool] = lambda card: True
+) -> tuple[tuple[Move, ...], ...]:
+    """The plays of each card of the deck (deck()'s own) that `fits`, by Card.index, ()
+    for any other."""
+    plays: list[tuple[Move, ...]] = [()] * len(RANKS) * len(SUITS)
+    for card in deck(size):
+        if fits(card):
+            plays[card.index] = PLAYS_BY_ID[id(card)]
+    return tuple(plays)
+
+
+# The same tables by Card.index, a slot read, for each deck size: every play of a card,
+# and the plays that go on what lies on the pile, so that a hand's legal plays are a table
+# read per card. On a top card (by its index): its suit or rank, or a Queen; where a suit is
+# owed (an ordered suit, or a 6 to cover with its suit): that suit or a Queen.
+PLAYS: Mapping[int, tuple[tuple[Move, ...], ...]] = {size: _by_index(size) for size in DECK_SIZES}
+PLAYS_ON: Mapping[int, tuple[tuple[tuple[Move, ...], ...], ...]] = {
+    size: tuple(
+        _by_index(
+            size,
+            lambda card, top=top: card.suit == top.suit or card.rank == top.rank or card.is_queen,
+        )
+        for top in sorted(deck(52), key=lambda card: card.index)  # at their own index
+    )
+    for size in DECK_SIZES
+}
+PLAYS_OWED: Mapping[int, Mapping[str, tuple[tuple[Move, ...], ...]]] = {
+    size: {
+        suit: _by_index(size, lambda card, suit=suit: card.suit == suit or card.is_queen)
+        for suit in SUITS
+    }
+    for size in DECK_SIZES
 }

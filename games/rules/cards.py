@@ -2,7 +2,7 @@
 
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Self
 
 from games.rules.errors import RulesError, gettext_noop
@@ -55,10 +55,18 @@ class Card:
 
     rank: str
     suit: str
+    # The card's place in the 52-card deck order (by suit, then rank), 0 to 51, the same for
+    # equal cards: a slot read where tables are indexed by card (the engine's, scoring's),
+    # far cheaper than hashing a Card (in Python) or looking its id() up.
+    index: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.rank not in _RANK_ORDER or self.suit not in _SUIT_ORDER:
             raise RulesError(NOT_A_CARD, {"token": f"{self.rank}{self.suit}"})
+        # Frozen: set as dataclass's own __init__ sets fields.
+        object.__setattr__(
+            self, "index", _SUIT_ORDER[self.suit] * len(RANKS) + _RANK_ORDER[self.rank]
+        )
 
     def __str__(self) -> str:
         return f"{self.rank}{SUIT_SYMBOLS[self.suit]}"

@@ -2,7 +2,7 @@
 
 import functools
 import operator
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Literal
@@ -637,16 +637,18 @@ def rank_players[P: Hashable](
 ) -> list[list[P]]:
     """Best first: players still in by lowest total, then losers by later loss, then
     lower total; equal places share a list, in seat order."""
-
-    def key(player: P) -> tuple[int, int, int]:
-        if player not in lost_in:
-            return (0, 0, totals[player])
-        return (1, -lost_in[player], totals[player])
-
     standings: list[list[P]] = []
     previous = None
-    # sorted() is stable, so tied players stay in seat order; each key is made once.
-    for place, player in sorted([(key(player), player) for player in players], key=_first):
+    # sorted() is stable, so tied players stay in seat order; each key is made once (in
+    # the comprehension: a key function would cost a call per player).
+    keyed = [
+        (
+            (1, -lost_in[player], totals[player]) if player in lost_in else (0, 0, totals[player]),
+            player,
+        )
+        for player in players
+    ]
+    for place, player in sorted(keyed, key=_first):
         if place == previous:
             standings[-1].append(player)
         else:
@@ -656,6 +658,7 @@ def rank_players[P: Hashable](
 
 
 _first = operator.itemgetter(0)
+_index = operator.attrgetter("index")
 
 
 def score_match[P: Hashable](
@@ -747,3 +750,90 @@ def score_match[P: Hashable](
         active=tuple(active),
         variant=variant,
     )
+
+
+type PlayedRoundScorer = Callable[[MatchResult[Any], dict[Any, Outcome]], MatchResult[Any]]
+
+
+@functools.lru_cache(maxsize=64)
+def played_round_scorer(variant: Variant) -> PlayedRoundScorer:
+    """`score(since, outcomes)`: `score_match(variant, since.players, [outcomes],
+    since=since)` for a round a game in play has just finished, at a fraction of the cost.
+
+    It trusts what a game in play gives and so checks nothing: `since` was scored under
+    `variant` and is not finished, `outcomes` has an Outcome for each player in
+    `since.active`, in that order, going out with a card that need not be covered or
+    holding a non-empty tuple of cards, the round ending as the variant says (`_read_round`
+    checks all this for score_match). Points come from tables by Card.index; a card that is
+    not in the deck is left to score_match, which refuses it."""
+    values = _card_values(variant)
+    own = deck(variant.deck_size)
+    points = {card.index: values[card] for card in own}
+    out_points = {card.index: _out_score(variant, card) for card in own}
+    # Under queens_only_penalty, a hand of Queens alone counts these instead.
+    queen_points = (
+        {
+            card.index: _queen_value(variant, card, _QUEEN_PENALTY, _BIG_QUEEN_PENALTY)
+            for card in own
+            if card.is_queen
+        }
+        if variant.queens_only_penalty
+        else {}
+    )
+    queens = queen_points.keys()
+    reset_at_101 = variant.reset_at_101
+    reset_at_100 = variant.reset_at_100
+    lose_over = variant.lose_over
+    first_loser = variant.game_end == "first_loser"
+
+    def score[P: Hashable](since: MatchResult[P], outcomes: dict[P, Outcome]) -> MatchResult[P]:
+        index = len(since.rounds)
+        totals = dict(since.totals)
+        lost_in = dict(since.lost_in)
+        scores: dict[P, int] = {}
+        events: list[tuple[P, str]] = []
+        lost = False
+        try:
+            for player, outcome in outcomes.items():
+                value = outcome.value
+                if outcome.kind == "out":
+                    score = out_points[value.index]  # type: ignore[union-attr]
+                else:
+                    cards = list(map(_index, value))  # type: ignore[arg-type]
+                    if queens and queens >= set(cards):
+                        score = sum(map(queen_points.__getitem__, cards))
+                    else:
+                        score = sum(map(points.__getitem__, cards))
+                scores[player] = score
+                # As in score_match.
+                total = totals[player] + score
+                if total == 101 and reset_at_101:
+                    total = 0
+                    events.append((player, "reset_to_0"))
+                if total == 100 and reset_at_100:
+                    total = 50
+                    events.append((player, "reset_to_50"))
+                if total > lose_over:
+                    lost_in[player] = index
+                    events.append((player, "lost"))
+                    lost = True
+                totals[player] = total
+        except KeyError:  # a card not in the deck
+            return score_match(variant, since.players, [outcomes], since=since)
+        active = since.active
+        if lost:
+            active = tuple(player for player in active if player not in lost_in)
+        finished = lost if first_loser else len(active) <= 1
+        players = since.players
+        return MatchResult(
+            players=players,
+            rounds=(*since.rounds, RoundResult(outcomes, scores, dict(totals), events)),
+            totals=totals,
+            finished=finished,
+            standings=rank_players(players, totals, lost_in),
+            lost_in=lost_in,
+            active=active,
+            variant=since.variant,
+        )
+
+    return score

@@ -6,11 +6,12 @@ from collections.abc import Callable
 from random import Random
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engine import Game, Move
-from games.rules import Variant, check_players, deck, score_match
+from games.rules import PRESETS, Variant, check_players, deck, score_match
 
 # No example database: these tests must not leave files behind in the repository.
 MATCHES = settings(max_examples=60, deadline=None, database=None)
@@ -102,6 +103,21 @@ def test_random_matches_end_and_each_round_is_scored_as_score_match_scores_it(ta
     assert game.match_over, f"no end after {made} moves"
     assert game.result.finished
     assert len(rounds) == len(game.result.rounds)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_random_matches_of_each_preset_are_scored_as_score_match_scores_them(preset, players):
+    # The engine scores each round with played_round_scorer; the rounds over again with
+    # score_match give the same result, orders of dicts included.
+    variant = PRESETS[preset]
+    for seed in range(15):
+        game = Game.new(variant, players=players, seed=seed)
+        play_randomly(game, Random(seed), MOVE_LIMIT)
+        rounds = [game_round.outcomes for game_round in game.result.rounds]
+        expected = score_match(variant, tuple(range(players)), rounds)
+        assert game.result == expected
+        assert repr(game.result) == repr(expected)
 
 
 @CARDS

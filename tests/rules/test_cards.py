@@ -167,3 +167,13 @@ def test_the_52_card_deck_adds_twos_to_fives() -> None:
 def test_there_is_no_other_deck(size: object) -> None:
     with pytest.raises(RulesError, match="A deck has 36 or 52 cards"):
         deck(size)  # type: ignore[arg-type]
+
+
+def test_a_cards_index_is_its_place_in_the_52_card_deck_and_not_part_of_its_value() -> None:
+    assert [card.index for card in deck(52)] == list(range(52))
+    assert [card.index for card in deck(36)] == [
+        card.index for card in deck(52) if card in deck(36)
+    ]
+    assert parse_card("Д♠").index == QUEEN_OF_SPADES.index == deck(52).index(QUEEN_OF_SPADES)
+    assert repr(QUEEN_OF_SPADES) == "Card(rank='Q', suit='S')"
+    assert Card("Q", "S") == QUEEN_OF_SPADES and hash(Card("Q", "S")) == hash(QUEEN_OF_SPADES)

@@ -6,12 +6,15 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.rules import (
+    PRESETS,
     Card,
     MatchResult,
+    Outcome,
     RulesError,
     Variant,
     card_points,
@@ -20,6 +23,7 @@ from games.rules import (
     max_points,
     parse_card,
     parse_cards,
+    played_round_scorer,
     possible_points,
     score_hand,
     score_match,
@@ -142,6 +146,17 @@ class Sheet:
             self.finished = len(self.active) <= 1
 
 
+def cards_counting(variant: Variant, cards: list[Card], target: int) -> list[Card] | None:
+    """Some of `cards` that count exactly `target` together (largest first), or None."""
+    hand, left = [], target
+    for card in sorted(cards, key=lambda card: -recount_card(variant, card)):
+        points = recount_card(variant, card)
+        if 0 < points <= left:
+            hand.append(card)
+            left -= points
+    return hand if hand and recount(variant, "hand", hand) == target else None
+
+
 @st.composite
 def sheets(draw: st.DrawFn) -> Sheet:
     variant = draw(variants)
@@ -154,8 +169,9 @@ def sheets(draw: st.DrawFn) -> Sheet:
 
 
 @st.composite
-def legal_rounds(draw: st.DrawFn, sheet: Sheet) -> dict[str, tuple[str, Any]]:
-    """A round that can happen: physically consistent cards, points some hand makes."""
+def legal_rounds(draw: st.DrawFn, sheet: Sheet, points: bool = True) -> dict[str, tuple[str, Any]]:
+    """A round that can happen: physically consistent cards, points some hand makes (or,
+    without `points`, every holder's cards, as a game in play gives them)."""
     variant, active = sheet.variant, sheet.active
     # A seeded shuffle: one draw instead of one per card keeps the examples quick.
     pool = list(deck(variant.deck_size))
@@ -189,7 +205,13 @@ def legal_rounds(draw: st.DrawFn, sheet: Sheet) -> dict[str, tuple[str, Any]]:
         if not hand:
             hand = [pool.pop()]
         counted = recount(variant, "hand", hand)
-        if draw(st.booleans()):
+        if not points:
+            if left_for_others == 0 and draw(st.booleans()):
+                # Aim at exactly 100 and 101 now and then, where the resets happen.
+                target = draw(st.sampled_from((100, 101))) - sheet.totals[player]
+                hand = cards_counting(variant, pool + hand, target) or hand
+            outcomes[player] = ("hand", tuple(hand))
+        elif draw(st.booleans()):
             outcomes[player] = ("hand", tuple(hand))
         elif left_for_others == 0:
             # Aim at exactly 100 and 101 now and then, where the resets happen.
@@ -262,6 +284,58 @@ def test_scoring_from_earlier_rounds_on_is_scoring_every_round(
     assert continued == score_match(sheet.variant, sheet.players, sheet.rounds)
     # The earlier result is left as it was.
     assert earlier == score_match(sheet.variant, sheet.players, sheet.rounds[:split])
+
+
+@st.composite
+def played_sheets(draw: st.DrawFn) -> Sheet:
+    """A match as a game in play scores it: a preset or random rules, 2 to 4 players, cards
+    held rather than points, deck()'s own cards."""
+    variant = draw(st.one_of(st.sampled_from(tuple(PRESETS.values())), variants))
+    sheet = Sheet(variant, SEATS[: draw(st.integers(2, 4))])
+    for _ in range(draw(st.integers(1, 40))):
+        if sheet.finished:
+            break
+        sheet.add(draw(legal_rounds(sheet, points=False)))
+    return sheet
+
+
+@RANDOM_MATCHES
+@given(played_sheets())
+def test_the_played_round_scorer_scores_as_score_match_does(sheet: Sheet) -> None:
+    score = played_round_scorer(sheet.variant)
+    players = tuple(sheet.players)
+    result = score_match(sheet.variant, players, [])
+    for number, played in enumerate(sheet.rounds, start=1):
+        # As the engine gives a round: Outcome objects, in the order of the players still in.
+        outcomes = {
+            player: Outcome(kind, value)
+            for player, outcome in played.items()
+            for kind, value in outcome.items()
+        }
+        result = score(result, outcomes)
+        expected = score_match(sheet.variant, players, sheet.rounds[:number])
+        assert result == expected
+        assert repr(result) == repr(expected)  # dicts in the same order too
+    assert result.finished == sheet.finished
+
+
+def test_the_played_round_scorer_takes_equal_cards_and_leaves_others_to_score_match() -> None:
+    variant = PRESETS["classic"]
+    players = ("Ann", "Bob")
+    earlier = score_match(variant, players, [{"Ann": {"hand": "AS"}, "Bob": {"out": "10S"}}])
+    score = played_round_scorer(variant)
+    # Parsed cards equal deck()'s own but are other objects.
+    outcomes = {
+        "Ann": Outcome("out", parse_card("9S")),
+        "Bob": Outcome("hand", parse_cards("QS QH")),
+    }
+    result = score(earlier, outcomes)
+    assert result == score_match(variant, players, [outcomes], since=earlier)
+    assert result.totals == {"Ann": 11, "Bob": 60}
+    # A card not in a 36-card deck: score_match's error.
+    outcomes = {"Ann": Outcome("out", parse_card("9S")), "Bob": Outcome("hand", parse_cards("2S"))}
+    with pytest.raises(RulesError, match="is not in a"):
+        score(earlier, outcomes)
 
 
 hands = st.integers(0, 52).flatmap(
