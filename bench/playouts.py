@@ -1,13 +1,13 @@
 """Random playouts of the game engine, next to OpenSpiel's `crazy_eights` in the same run.
 
 1. Whole matches of random-vs-random play (`games.engine`: `Game.new`, `legal_moves`,
-   `random.choice`, `play`, `next_round`, every round scored by `score_match`) for each
+   `random.choice`, `play`, `next_round`, every round scored as it ends) for each
    preset with 2, 3 and 4 players: moves, rounds and matches per second.
 2. OpenSpiel's `crazy_eights` (PyPI `open-spiel`, requirements-bench.txt) played at random
    from Python the same way, in the same process and passes, taking turns slice by slice
    with our playouts: its player actions per second. Target: our moves per second at least
    its actions per second, for each table size and preset.
-3. Where our time goes: the share of `score_match` at round ends, and milliseconds per round
+3. Where our time goes: the share of scoring at round ends, and milliseconds per round
    (target: under 2 ms for a random round of any preset).
 """
 
@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from bench.common import Check, Options, Section, log, markdown_table, verdict
 from games.engine import Game
 from games.rules import PRESETS, score_match
+from games.rules.scoring import played_round_scorer
 
 NAME = "playouts"
 TITLE = "Random playouts of the game engine, next to OpenSpiel's `crazy_eights`"
@@ -134,7 +135,8 @@ def _load_openspiel():
 
 
 def _scoring_share(name: str, players: int, matches: int = 30) -> float:
-    """The share of a random match's time spent in `score_match` at round ends."""
+    """The share of a random match's time spent scoring rounds as they end (the engine's
+    `played_round_scorer`, which gives what `score_match` gives for such a round)."""
     variant = PRESETS[name]
     total = scoring = 0.0
     clock = time.perf_counter
@@ -146,11 +148,13 @@ def _scoring_share(name: str, players: int, matches: int = 30) -> float:
         # Score the rounds again as the engine did: each once it ends, from the result before.
         seats = tuple(range(players))
         rounds = [scored.outcomes for scored in game.result.rounds]
-        start = clock()
+        score = played_round_scorer(variant)
         result = score_match(variant, seats, [])
+        start = clock()
         for outcomes in rounds:
-            result = score_match(variant, seats, [outcomes], since=result)
+            result = score(result, outcomes)
         scoring += clock() - start
+        assert result == game.result  # the same rounds, scored the same way
     return scoring / total
 
 
@@ -283,9 +287,9 @@ def run(options: Options) -> Section:
         [
             "Preset",
             "Players",
-            "Share of `score_match`",
+            "Share of round scoring",
             "µs per move",
-            "µs per move without `score_match`",
+            "µs per move without it",
         ],
         share_rows,
     )
@@ -295,7 +299,7 @@ Random-vs-random play of whole matches, in-process, for each preset with 2, 3 an
 a new `Game` per match (seeds 0, 1, 2, ...), then `random.choice(game.legal_moves())` played
 until the round is over, `next_round()` until `score_match` says the match is over. A move is
 one `play()` (a card, a draw or a pass); the time includes dealing, the draws and skips that
-cards cause inside `play()`, and scoring every round with `score_match`. The tables take
+cards cause inside `play()`, and scoring every round as it ends. The tables take
 turns in {SLICE} s slices over {options.passes} passes, so a busy moment of the shared machine
 slows them all alike; a slice ends with its last whole match.
 
@@ -312,12 +316,13 @@ ours includes dealing and drawing. Its engine is C++ behind pybind11; ours is pu
 
 {openspiel}
 
-Where our time goes: the share of a random match spent in `score_match` (the rules library)
-scoring each round as it ends (`since=` the result before it), measured on 30 matches per
-table, and the time per move with and without it. A round of `aaow` or `conventions` is about
-40 random moves, so what a round costs once (shuffling and dealing, and `score_match`
-checking every card of every hand) weighs on each of them; a `crazy_eights` game is one deal
-of about 85 actions with no score kept across deals.
+Where our time goes: the share of a random match spent scoring each round as it ends, with
+the rules library's `played_round_scorer` (what `score_match(..., since=)` gives for a round
+the engine played, from per-card tables, without the checks such a round cannot fail; tests
+compare the two on random matches), measured on 30 matches per table, and the time per move
+with and without it. A round of `aaow` or `conventions` is about 40 random moves, so what a
+round costs once (shuffling, dealing, scoring) weighs on each of them; a `crazy_eights` game
+is one deal of about 85 actions with no score kept across deals.
 
 {shares}
 
