@@ -154,8 +154,17 @@ def test_a_director_runs_two_rounds_of_a_ten_player_tournament(
         places = [f"({place})" for place in range(1, len(names) + 1)]
         expect(card.locator(".table-seats li .muted")).to_have_text(places)
 
+    # Closing asks first; the director confirms.
+    asked = []
+
+    def confirm(dialog):
+        asked.append(dialog.message)
+        dialog.accept()
+
+    page.once("dialog", confirm)
     page.get_by_role("button", name="Close the round").click()
     expect(page).to_have_url(re.compile(r"/tournaments/\d+/$"))
+    assert asked == ["Close the round? Only directors can change its tables afterwards."]
     expect(page.locator(".messages")).to_contain_text(
         "Round 1 is closed; the standings are updated."
     )
@@ -207,7 +216,7 @@ def test_a_director_runs_two_rounds_of_a_ten_player_tournament(
     keys = [(-float(r[2]), int(r[4]), -int(r[5]), -float(r[6])) for r in shown]
     assert keys == sorted(keys)
     leader = shown[0][1]
-    expect(page.locator(".round-block h3")).to_have_text(re.compile(r"Round 1\s+closed"))
+    expect(page.locator("#live .round-title")).to_have_text(re.compile(r"Round 1\s+closed"))
 
     # Round 2: the same ten players at tables of 4, 3 and 3, seated by the standings.
     page.get_by_role("button", name="Seat round 2").click()
