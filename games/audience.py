@@ -13,29 +13,54 @@ from contextvars import ContextVar
 from django.core.cache import cache
 from django.utils.translation import gettext
 
-_signed_in: ContextVar[bool] = ContextVar("games_audience_signed_in", default=True)
 NAMES_VERSION_KEY = "games:names-version"
+
+
+class _Viewer:
+    """Who is looking, found out only when a name is shown: a request that shows none (a poll
+    answered 204) never reads its session or account for this."""
+
+    __slots__ = ("_request", "_signed_in")
+
+    def __init__(self, request=None, signed_in: bool | None = None) -> None:
+        self._request = request
+        self._signed_in = signed_in
+
+    def signed_in(self) -> bool:
+        if self._signed_in is None:
+            self._signed_in = self._request.user.is_authenticated
+        return self._signed_in
+
+
+# Outside a request (commands, the shell) there is no viewer: names are shown.
+_viewer: ContextVar[_Viewer | None] = ContextVar("games_audience_viewer", default=None)
 
 
 def sees_hidden() -> bool:
     """May the person looking see the names of players who hide them?"""
-    return _signed_in.get()
+    viewer = _viewer.get()
+    return viewer is None or viewer.signed_in()
 
 
 def name(name: str, private: bool) -> str:
     """A player's name as the person looking may see it."""
-    if private and not _signed_in.get():
+    if private and not sees_hidden():
         return gettext("Hidden player")
     return name
 
 
 @contextmanager
-def looking(*, signed_in: bool) -> Iterator[None]:
-    token = _signed_in.set(signed_in)
+def _looking(viewer: _Viewer | None) -> Iterator[None]:
+    token = _viewer.set(viewer)
     try:
         yield
     finally:
-        _signed_in.reset(token)
+        _viewer.reset(token)
+
+
+def looking(*, signed_in: bool):
+    """Show names as to someone signed in (or not), inside the `with` block."""
+    return _looking(_Viewer(signed_in=signed_in))
 
 
 class AudienceMiddleware:
@@ -45,7 +70,7 @@ class AudienceMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        with looking(signed_in=request.user.is_authenticated):
+        with _looking(_Viewer(request)):
             return self.get_response(request)
 
 
@@ -65,7 +90,7 @@ def names_changed() -> None:
 
 def cache_key() -> str:
     """What a cached fragment holding names varies on."""
-    return f"{'members' if _signed_in.get() else 'public'}:{names_version()}"
+    return f"{'members' if sees_hidden() else 'public'}:{names_version()}"
 
 
 class CacheKey:

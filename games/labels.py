@@ -209,3 +209,14 @@ def outcome_label(outcome: dict) -> str:
     if kind == "out":
         return gettext("went out with %(card)s") % {"card": cards}
     return gettext("cards left: %(cards)s") % {"cards": cards}
+
+
+def presets_table() -> list[tuple[str, list[str]]]:
+    """Every option with its value in each preset (in PRESET_LABELS order), for the rules page."""
+    return [
+        (
+            str(OPTION_LABELS[name]),
+            [option_value_label(name, getattr(PRESETS[preset], name)) for preset in PRESET_LABELS],
+        )
+        for name in Variant.option_names()
+    ]

@@ -18,6 +18,7 @@ urlpatterns = [
     path("play/<int:pk>/back/", play_views.come_back, name="play_back"),
     path("play/<int:pk>/rematch/", play_views.rematch, name="play_rematch"),
     path("play/<int:pk>/rounds/<int:number>/", play_views.replay, name="play_replay"),
+    path("rules/", views.rules, name="rules"),
     path("matches/", views.match_list, name="match_list"),
     path("matches/new/", views.new_match, name="new_match"),
     path("matches/<int:pk>/", views.match_detail, name="match"),

@@ -13,15 +13,17 @@ from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRefresh
 
-from games import extensions, owners, services
+from games import extensions, labels, owners, services
 from games.forms import NewMatchForm, RoundForm, initial_from_entries
 from games.labels import outcome_label, rules_message
 from games.models import Entry, Match, Round, Seat
 from games.rules import RulesError
+from games.rules.cards import RANKS, RUSSIAN_RANKS, SUIT_SYMBOLS, SUITS
 from games.sheet import Sheet, card_grid
 from games.validators import name_problem
 
 PAGE_SIZE = 20
+RUSSIAN_SUITS = {"S": "п", "H": "ч", "D": "б", "C": "к"}  # the letters a sheet accepts
 
 
 def _get_match(pk: int) -> Match:
@@ -122,6 +124,26 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @vary_on_headers("HX-Request")
+def rules(request: HttpRequest) -> HttpResponse:
+    """The game's rules, the three presets side by side and the card notation."""
+    context = {
+        "presets": [
+            (labels.preset_label(name), labels.PRESET_DESCRIPTIONS[name])
+            for name in labels.PRESET_LABELS
+        ],
+        "options": labels.presets_table(),
+        # What a score sheet accepts: English and Russian letters, either case.
+        "ranks": [
+            (rank, RUSSIAN_RANKS.get(rank, rank), labels.RANK_NAMES[rank]) for rank in RANKS
+        ],
+        "suits": [
+            (suit, RUSSIAN_SUITS[suit], SUIT_SYMBOLS[suit], labels.SUIT_NAMES[suit])
+            for suit in SUITS
+        ],
+    }
+    return render(request, "games/rules.html", context)
+
+
 def match_live(request: HttpRequest, pk: int) -> HttpResponse:
     """Read-only, large, refreshing itself: for a TV at the club or the other players' phones."""
     match = _get_match(pk)

@@ -4,6 +4,8 @@ each seat may see, and finished rounds on the score sheet."""
 import datetime
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -129,9 +131,14 @@ def test_an_unchanged_poll_answers_204_and_a_due_bot_moves_on_the_poll(client, a
     PlayTable.objects.filter(pk=table.pk).update(
         server_moves_at=timezone.now() + datetime.timedelta(seconds=30)
     )
-    response = client.get(f"{url}?v={table.version}", **HTMX)
+    client.force_login(alice)
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(f"{url}?v={table.version}", **HTMX)
     assert response.status_code == 204
     assert response.content == b""
+    # One query, the table's version: not even the session or the account of a signed-in
+    # player (the poll is the most frequent request of the site).
+    assert len(queries) == 1, [q["sql"] for q in queries]
     # Due: the poll makes the bot's move and answers with the board.
     PlayTable.objects.filter(pk=table.pk).update(server_moves_at=timezone.now())
     moves = PlayMove.objects.count()

@@ -5,6 +5,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Entry, Match
+from games.rules import Variant
 from tests.conftest import make_match, record, round_at, rules_form_data
 from tests.tournaments.conftest import enter, make_tournament
 from tournaments import services as tournaments
@@ -573,3 +574,24 @@ def test_the_live_view_has_a_tv_mode_with_the_totals_alone(client, alice, match)
     assert f'hx-get="{url}?tv=1"' in tv  # it stays a TV as it refreshes
     assert '<table class="sheet' not in tv and 'href="?tv=1"' not in tv
     assert "Eve" in tv and "60" in tv
+
+
+def test_the_rules_page_lays_the_presets_side_by_side_in_both_languages(client):
+    page = client.get(reverse("games:rules")).content.decode()
+    assert "<h1>Rules of 101</h1>" in page
+    # Every option of the rules model has a row, with each preset's value read from the code.
+    assert page.count('<tr><th scope="row">') == len(Variant.option_names())
+    assert "<td>Queen of spades</td><td>Queen of spades</td><td>Queen of hearts</td>" in page
+    assert "<tr><td>Q</td><td>Д</td><td>Queen</td></tr>" in page
+    russian = client.get(reverse("games:rules"), headers={"Accept-Language": "ru"})
+    text = russian.content.decode()
+    assert "Правила игры «101»" in text and "<td>Q</td><td>Д</td><td>Дама</td>" in text
+
+
+def test_the_sheet_and_the_new_match_form_link_the_rules(client, alice, match):
+    rules = reverse("games:rules")
+    assert (
+        f'<a href="{rules}">the rules</a>' in client.get(match.get_absolute_url()).content.decode()
+    )
+    client.force_login(alice)
+    assert f'href="{rules}#presets"' in client.get(reverse("games:new_match")).content.decode()
