@@ -133,9 +133,7 @@ def rules(request: HttpRequest) -> HttpResponse:
         ],
         "options": labels.presets_table(),
         # What a score sheet accepts: English and Russian letters, either case.
-        "ranks": [
-            (rank, RUSSIAN_RANKS.get(rank, rank), labels.RANK_NAMES[rank]) for rank in RANKS
-        ],
+        "ranks": [(rank, RUSSIAN_RANKS.get(rank, rank), labels.RANK_NAMES[rank]) for rank in RANKS],
         "suits": [
             (suit, RUSSIAN_SUITS[suit], SUIT_SYMBOLS[suit], labels.SUIT_NAMES[suit])
             for suit in SUITS
