@@ -20,3 +20,5 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
 ]
+
+handler403 = "config.views.forbidden"

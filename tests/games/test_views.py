@@ -1,6 +1,7 @@
 """The score sheet as its users see it: pages, htmx fragments, permissions and bad input."""
 
 import pytest
+from django.template.loader import get_template
 from django.urls import reverse
 
 from games import services
@@ -278,7 +279,14 @@ def test_only_the_creator_and_scorekeepers_may_change_a_match(client, alice, car
         client.post(reverse("games:scorekeepers", args=[pk]), {"username": "carol"}),
         client.post(reverse("games:match_delete", args=[pk])),
     ]
-    assert [r.status_code for r in attempts] == [403] * len(attempts)
+    if who == "carol":
+        assert [r.status_code for r in attempts] == [403] * len(attempts)
+        assert "Not allowed" in attempts[1].content.decode()  # the styled page
+    else:  # asked to sign in first, and brought back
+        login = reverse("account_login")
+        assert {r.status_code for r in attempts} == {302}
+        assert all(r.url.startswith(f"{login}?next=") for r in attempts)
+        assert attempts[1].url == f"{login}?next={edit_url(match, 1)}"
     assert match.rounds.count() == 1
     assert Match.objects.count() == 1
     assert not match.scorekeepers.exists()
@@ -595,3 +603,14 @@ def test_the_sheet_and_the_new_match_form_link_the_rules(client, alice, match):
     )
     client.force_login(alice)
     assert f'href="{rules}#presets"' in client.get(reverse("games:new_match")).content.decode()
+
+
+def test_error_pages_are_the_sites_own(client, settings):
+    settings.DEBUG = False
+    missing = client.get("/no-such-page/")
+    assert missing.status_code == 404
+    page = missing.content.decode()
+    assert "<h1>Not found</h1>" in page and 'class="topbar"' in page
+    # The 500 page stands alone (no template tags that could fail again), in both languages.
+    text = get_template("500.html").render({})
+    assert "Something went wrong" in text and "Что-то пошло не так" in text
