@@ -44,6 +44,30 @@
     input.dispatchEvent(new Event("input", { bubbles: true }));
   });
 
+  // The keyboard: the grid is one stop of Tab; the arrow keys move between its cards (a row is
+  // a suit), Home and End go to the first and last, Space or Enter toggles the card.
+  document.addEventListener("keydown", (event) => {
+    const button = event.target.closest(".card-grid button[data-card]");
+    if (!button) return;
+    const cards = Array.from(button.parentElement.querySelectorAll("button[data-card]"));
+    const row = cards.length / 4;
+    const at = cards.indexOf(button);
+    const steps = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: row, ArrowUp: -row };
+    let next = null;
+    if (event.key in steps) {
+      next = at + steps[event.key];
+    } else if (event.key === "Home") {
+      next = 0;
+    } else if (event.key === "End") {
+      next = cards.length - 1;
+    }
+    if (next === null || next < 0 || next >= cards.length) return;
+    event.preventDefault();
+    button.tabIndex = -1;
+    cards[next].tabIndex = 0;
+    cards[next].focus();
+  });
+
   function syncAll() {
     document.querySelectorAll("form[data-round-form]").forEach(sync);
   }

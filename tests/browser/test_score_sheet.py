@@ -152,3 +152,35 @@ def test_a_card_given_to_two_players_is_shown_next_to_the_field_and_nothing_is_s
     expect(page.locator("#match-body .messages")).to_have_count(0)
     assert match.rounds.count() == 1
     assert problems == []
+
+
+def test_the_card_grid_works_from_the_keyboard(page: Page, problems: list[str], alice, log_in):
+    match = make_match(alice, ["alice", "Dan"])
+    log_in(alice)
+    page.goto(match.get_absolute_url())
+    dan = player_entry(page, "Dan")
+    dan.locator("label.kind", has_text="cards left").click()
+    cards = dan.locator("input[data-cards]")
+    # One Tab stop for the whole grid: from the cards field to its first card.
+    cards.focus()
+    page.keyboard.press("Tab")
+    first = dan.locator(".card-grid button").first
+    expect(first).to_be_focused()
+    expect(first).to_have_attribute("aria-label", "Six of spades")
+    # A row is a suit (nine cards of 36): right to 7♠, down to 7♥; Space takes it.
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowDown")
+    seven_of_hearts = dan.locator("button[data-card='7H']")
+    expect(seven_of_hearts).to_be_focused()
+    page.keyboard.press("Space")
+    expect(cards).to_have_value("7♥")
+    expect(seven_of_hearts).to_have_attribute("aria-pressed", "true")
+    page.keyboard.press("End")
+    page.keyboard.press("Enter")
+    expect(cards).to_have_value("7♥ A♣")
+    # Tab leaves the grid (the next field), and Shift+Tab comes back to the last card used.
+    page.keyboard.press("Tab")
+    expect(dan.locator(".card-grid button:focus")).to_have_count(0)
+    page.keyboard.press("Shift+Tab")
+    expect(dan.locator("button[data-card='AC']")).to_be_focused()
+    assert problems == []
