@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -15,9 +17,9 @@ from games.labels import (
     card_notation,
     rules_message,
 )
-from games.models import Entry, Seat
+from games.models import Entry, Match, Seat
 from games.rules import PRESETS, RulesError, Variant, parse_cards, score_match
-from games.validators import validate_name, validate_text
+from games.validators import name_problem, validate_name, validate_text
 
 MAX_PLAYERS = 4
 MAX_POINTS = 1000
@@ -321,3 +323,45 @@ class PlayTableForm(RulesFormMixin, forms.Form):
             raise forms.ValidationError(rules_message(error)) from None
         cleaned["variant"] = variant
         return cleaned
+
+
+class MatchFilterForm(forms.Form):
+    """Which matches a list shows; a value it does not know is shown as an error and ignored."""
+
+    show = forms.ChoiceField(
+        label=_("Matches"),
+        choices=[
+            ("mine", _("mine")),
+            ("recent", _("score sheets")),
+            ("tables", _("tournament tables")),
+        ],
+        required=False,
+    )
+    status = forms.ChoiceField(
+        label=_("Status"),
+        choices=[("", _("running or finished")), *Match.Status.choices],
+        required=False,
+    )
+    player = forms.CharField(label=_("Player"), max_length=40, required=False)
+
+    def __init__(self, *args, signed_in: bool, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.signed_in = signed_in
+        if not signed_in:
+            self.fields["show"].choices = self.fields["show"].choices[1:]
+        self.fields["player"].widget.attrs.update(
+            {"type": "search", "placeholder": _("a player's name"), "autocomplete": "off"}
+        )
+
+    def choice(self) -> dict:
+        default = {"show": "mine" if self.signed_in else "recent", "status": "", "player": ""}
+        if not self.is_bound or not self.is_valid():
+            return default
+        data = {key: value for key, value in self.cleaned_data.items() if value}
+        if data.get("player") and name_problem(data["player"]):
+            data.pop("player")
+        return default | data
+
+    def query(self) -> str:
+        """The filters as a query string, for the pager's links."""
+        return urlencode({key: value for key, value in self.choice().items() if value})

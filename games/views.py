@@ -13,10 +13,10 @@ from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRefresh
 
-from games import extensions, labels, owners, services
-from games.forms import NewMatchForm, RoundForm, initial_from_entries
+from games import audience, extensions, labels, owners, services
+from games.forms import MatchFilterForm, NewMatchForm, RoundForm, initial_from_entries
 from games.labels import outcome_label, rules_message
-from games.models import Entry, Match, Round, Seat
+from games.models import Entry, Match, Player, Round, Seat
 from games.rules import RulesError
 from games.rules.cards import RANKS, RUSSIAN_RANKS, SUIT_SYMBOLS, SUITS
 from games.sheet import Sheet, card_grid
@@ -55,17 +55,30 @@ def _posted_int(request: HttpRequest, name: str) -> int | None:
 
 @vary_on_headers("HX-Request")
 def match_list(request: HttpRequest) -> HttpResponse:
-    show = request.GET.get("show", "mine" if request.user.is_authenticated else "recent")
-    if show == "mine" and request.user.is_authenticated:
+    """Matches: mine, recent score sheets or tournament tables; running or finished; found by
+    a player's name."""
+    form = MatchFilterForm(request.GET or None, signed_in=request.user.is_authenticated)
+    choice = form.choice()
+    if choice["show"] == "mine":
         matches = Match.objects.for_user(request.user)
+    elif choice["show"] == "tables":
+        matches = Match.objects.filter(kind=Match.Kind.TOURNAMENT)
     else:
-        show, matches = "recent", Match.objects.casual()
+        matches = Match.objects.casual()
+    if choice["status"]:
+        matches = matches.filter(status=choice["status"])
+    if choice["player"]:
+        named = Player.objects.filter(name__icontains=choice["player"])
+        if not audience.sees_hidden():
+            named = named.exclude(private=True)  # a hidden name finds nothing
+        matches = matches.filter(seats__player__in=named).distinct()
     page = Paginator(matches.with_seats(), PAGE_SIZE).get_page(request.GET.get("page"))
     page.object_list = owners.label(list(page.object_list))
     template = "games/match_list.html"
     if request.htmx:
         template += "#match-list"
-    return render(request, template, {"page": page, "show": show})
+    context = {"page": page, "form": form, "show": choice["show"], "query": form.query()}
+    return render(request, template, context)
 
 
 @login_required

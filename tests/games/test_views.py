@@ -107,6 +107,31 @@ def test_the_match_list_shows_mine_and_recent(client, alice, bob, match):
     assert match.get_absolute_url() in recent and other.get_absolute_url() in recent
 
 
+def test_the_match_list_finds_matches_by_player_and_status(client, alice, bob):
+    finished = make_match(alice, ["alice", "Zoya"])
+    record(finished, alice, {"alice": {"out": "7C"}, "Zoya": {"points": 150}})
+    running = make_match(alice, ["alice", "Dan"])
+    other = make_match(bob, ["bob", "zoya"])  # bob's own guest of the same name
+    url = reverse("games:match_list")
+
+    def listed(**params) -> set[int]:
+        page = client.get(url, params).content.decode()
+        return {m.pk for m in (finished, running, other) if m.get_absolute_url() in page}
+
+    assert listed(player="ZOY") == {finished.pk, other.pk}
+    assert listed(player="zoya", status="finished") == {finished.pk}
+    assert listed(status="running") == {running.pk, other.pk}
+    client.force_login(alice)
+    assert listed(show="mine", player="Dan") == {running.pk}
+    assert listed(show="mine") == {finished.pk, running.pk}
+    page = client.get(url, {"player": "nobody"}).content.decode()
+    assert "No match fits these filters." in page
+    # A value the list does not know is shown as an error, and the list stays as by default.
+    page = client.get(url, {"status": "lost"}).content.decode()
+    assert "Select a valid choice." in page
+    assert finished.get_absolute_url() in page
+
+
 def test_the_match_list_has_an_empty_state(client, alice):
     client.force_login(alice)
     page = client.get(reverse("games:match_list")).content.decode()
