@@ -149,6 +149,29 @@ def delete_match(*, match: Match, by) -> None:
         _results_changed(match, finished_at, players=players)
 
 
+def leave_match(*, match: Match, by) -> Player:
+    """An account seated in someone else's score sheet leaves it: its seat becomes a guest of
+    the match's creator with the same name, so the sheet reads the same and the match is no
+    longer the account's. Returns that guest."""
+    with transaction.atomic():
+        match = _lock(match)
+        if not match.is_casual:
+            raise NotAllowed(_("A tournament table is left by withdrawing from the tournament."))
+        if by.pk == match.created_by_id:
+            raise NotAllowed(_("You created this match: delete it instead of leaving it."))
+        seat = match.seats.select_related("player").filter(player__user=by).first()
+        if seat is None:
+            raise NotAllowed(_("You have no seat at this match."))
+        left = seat.player
+        guest = Player.objects.create(name=left.name, added_by_id=match.created_by_id)
+        seat.player = guest
+        seat.save(update_fields=["player"])
+        _changed(match)
+        # A finished match's results, and the ratings from it, are the guest's now.
+        _results_changed(match, match.finished_at, players=[left.pk])
+        return guest
+
+
 def add_scorekeeper(*, match: Match, username: str, by):
     """The creator lets another account keep this match's score; returns that account."""
     with transaction.atomic():

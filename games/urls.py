@@ -30,6 +30,7 @@ urlpatterns = [
     path("matches/<int:pk>/rematch/", views.rematch, name="rematch"),
     path("matches/<int:pk>/scorekeepers/", views.scorekeepers, name="scorekeepers"),
     path("matches/<int:pk>/delete/", views.match_delete, name="match_delete"),
+    path("matches/<int:pk>/leave/", views.leave, name="leave"),
     path("claims/", player_views.claims, name="claims"),
     path("claims/ask/<int:guest>/", player_views.ask, name="claim_ask"),
     path("claims/link/<int:guest>/", player_views.link, name="claim_link"),

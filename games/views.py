@@ -133,10 +133,34 @@ def _new_round_form(match: Match, sheet: Sheet, data=None) -> RoundForm:
 
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     match = _get_match(pk)
-    return render(request, "games/match.html", _match_context(request, match))
+    context = _match_context(request, match)
+    user = request.user
+    # Someone seated by another's hand may leave (the creator deletes instead).
+    context["can_leave"] = (
+        user.is_authenticated
+        and match.is_casual
+        and user.pk != match.created_by_id
+        and match.seats.filter(player__user=user).exists()
+    )
+    return render(request, "games/match.html", context)
 
 
-@vary_on_headers("HX-Request")
+@login_required
+@require_POST
+def leave(request: HttpRequest, pk: int) -> HttpResponse:
+    match = _get_match(pk)
+    try:
+        services.leave_match(match=match, by=request.user)
+    except (services.NotAllowed, services.RoundConflict) as refusal:
+        messages.error(request, str(refusal))
+        return redirect(match)
+    messages.success(
+        request,
+        _("You have left %(match)s: your seat is a guest of its creator now.") % {"match": match},
+    )
+    return redirect("games:match_list")
+
+
 def rules(request: HttpRequest) -> HttpResponse:
     """The game's rules, the three presets side by side and the card notation."""
     context = {
@@ -155,6 +179,7 @@ def rules(request: HttpRequest) -> HttpResponse:
     return render(request, "games/rules.html", context)
 
 
+@vary_on_headers("HX-Request")
 def match_live(request: HttpRequest, pk: int) -> HttpResponse:
     """Read-only, large, refreshing itself: for a TV at the club or the other players' phones."""
     match = _get_match(pk)

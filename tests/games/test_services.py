@@ -5,7 +5,8 @@ import pytest
 from games import services
 from games.models import Entry, Match, Round
 from games.rules import PRESETS, RulesError
-from tests.conftest import by_seat, change, delete, make_match, record
+from stats.models import Rating
+from tests.conftest import by_seat, change, delete, make_match, play_out, record
 
 pytestmark = pytest.mark.django_db
 
@@ -205,3 +206,20 @@ def test_a_match_knows_when_it_finished_through_corrections_and_reopening(alice)
     record(match, alice, {"alice": {"hand": "KH"}, "Dan": {"out": "9C"}})
     match.refresh_from_db()
     assert match.finished_at is not None and match.finished_at >= finished_at
+
+
+def test_an_account_seated_by_someone_else_may_leave_the_match(alice, bob):
+    match = make_match(alice, ["alice", "bob", "Dan"])
+    play_out(match, alice, winner_index=1)
+    assert Rating.objects.filter(player__user=bob).exists()
+    guest = services.leave_match(match=match, by=bob)
+    assert (guest.name, guest.user, guest.added_by) == ("bob", None, alice)
+    assert [s.player.name for s in match.seats.order_by("position")] == ["alice", "bob", "Dan"]
+    assert not Match.objects.for_user(bob).exists()
+    # The match's result, and its rating, go with the seat.
+    assert not Rating.objects.filter(player__user=bob, matches__gt=0).exists()
+    assert Rating.objects.get(player=guest).matches == 1
+    with pytest.raises(services.NotAllowed, match="no seat"):
+        services.leave_match(match=match, by=bob)
+    with pytest.raises(services.NotAllowed, match="delete it instead"):
+        services.leave_match(match=match, by=alice)

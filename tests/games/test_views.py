@@ -639,3 +639,15 @@ def test_error_pages_are_the_sites_own(client, settings):
     # The 500 page stands alone (no template tags that could fail again), in both languages.
     text = get_template("500.html").render({})
     assert "Something went wrong" in text and "Что-то пошло не так" in text
+
+
+def test_a_seated_account_leaves_from_the_sheet_after_confirming(client, alice, bob):
+    match = make_match(alice, ["alice", "bob"])
+    client.force_login(bob)
+    page = client.get(match.get_absolute_url()).content.decode()
+    assert "Leave this match" in page and "data-confirm=" in page
+    response = client.post(reverse("games:leave", args=[match.pk]), follow=True)
+    assert "You have left Match" in response.content.decode()
+    assert "Leave this match" not in client.get(match.get_absolute_url()).content.decode()
+    client.force_login(alice)  # the creator deletes instead: no "leave" for her
+    assert "Leave this match" not in client.get(match.get_absolute_url()).content.decode()
