@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
+from django.db.models.functions import Lower
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -474,7 +475,7 @@ def scorekeepers(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "games/scorekeepers.html",
-        {"match": match, "keepers": match.scorekeepers.order_by("username"), "error": error},
+        {"match": match, "keepers": match.scorekeepers.order_by(Lower("username")), "error": error},
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 
 from django.core.cache import cache
+from django.db.models.functions import Lower
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -149,7 +150,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
         if not audience.sees_hidden():
             # A hidden name is not found by it either.
             found = found.exclude(private=True)
-        found = list(found.order_by("name", "pk")[:SEARCH])
+        found = list(found.order_by(Lower("name"), "pk")[:SEARCH])
     context = {
         "form": form,
         "choice": choice,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
@@ -134,7 +135,7 @@ class Entrant(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["player__name"]
+        ordering = [Lower("player__name"), "pk"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "player"], name="entrant_unique"),
         ]

@@ -416,7 +416,7 @@ def directors(request: HttpRequest, pk: int) -> HttpResponse:
         "tournaments/directors.html",
         {
             "tournament": tournament,
-            "directors": tournament.directors.order_by("username"),
+            "directors": tournament.directors.order_by(Lower("username")),
             "error": error,
         },
     )

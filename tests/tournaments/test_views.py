@@ -623,3 +623,12 @@ def test_the_public_page_shows_the_current_round_and_links_the_earlier_ones(clie
     assert f'href="{reverse("tournaments:round", args=[running.pk, 1])}"' in page
     round_one_tables = running.rounds.get(number=1).tables.all()
     assert all(t.match.get_absolute_url() not in page for t in round_one_tables)
+
+
+def test_lists_sort_names_without_regard_to_case(client, alice, tournament):
+    enter(tournament, ["carl", "Anna", "bob", "Вера", "анна"], alice)
+    client.force_login(alice)
+    page = client.get(reverse("tournaments:players", args=[tournament.pk])).content.decode()
+    order = [page.index(f"<td>{name}") for name in ("Anna", "bob", "carl")]
+    assert order == sorted(order)
+    assert [e.player.name for e in tournament.entrants.all()][:3] == ["Anna", "bob", "carl"]
