@@ -139,7 +139,7 @@ def test_the_score_sheet_links_each_player_to_their_profile(client, played):
     body = client.get(first.get_absolute_url()).content.decode()
     for name in ("alice", "Dan", "Eve"):
         url = reverse("stats:profile", args=[pid(name)])
-        assert f'<a class="player-link" href="{url}">{name}</a>' in body
+        assert f'<a class="player-link pname" href="{url}" title="{name}">{name}</a>' in body
 
 
 def test_a_running_match_shows_each_players_chance_to_win_from_the_ratings(client, played):

@@ -556,7 +556,7 @@ def test_the_standings_link_each_player_to_their_profile(client, alice, running)
     body = client.get(reverse("tournaments:detail", args=[running.pk])).content.decode()
     for seat in mine.match.seats.select_related("player"):
         url = reverse("stats:profile", args=[seat.player_id])
-        assert f'href="{url}">{seat.player.name}</a>' in body
+        assert f'href="{url}" title="{seat.player.name}">{seat.player.name}</a>' in body
 
 
 def test_a_swap_that_repeats_a_meeting_asks_on_a_page_of_its_own(client, alice, tournament):
