@@ -152,9 +152,13 @@ def _tournament_context(request: HttpRequest, tournament: Tournament) -> dict:
     }
 
 
-def _unchanged(request: HttpRequest, tournament: Tournament) -> bool:
-    """A refresh (htmx) that names the version it shows, which is still the tournament's."""
-    return request.htmx and request.GET.get("v") == str(tournament.version)
+def _unchanged(request: HttpRequest, pk: int) -> bool:
+    """A refresh (htmx) that names the version it shows, which is still the tournament's: one
+    plain query for the version alone (most refreshes find nothing new)."""
+    if not (request.htmx and "v" in request.GET):
+        return False
+    version = services.version_of(pk)
+    return version is not None and request.GET["v"] == str(version)
 
 
 def _tie_break_label(name: str) -> str:
@@ -163,9 +167,9 @@ def _tie_break_label(name: str) -> str:
 
 @vary_on_headers("HX-Request")
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = _get_tournament(pk)
-    if _unchanged(request, tournament):
+    if _unchanged(request, pk):
         return HttpResponse(status=204)  # htmx leaves the page as it is
+    tournament = _get_tournament(pk)
     template = "tournaments/detail.html"
     if request.htmx:
         template += "#live"
@@ -189,20 +193,26 @@ def projector(request: HttpRequest, pk: int) -> HttpResponse:
         if current and current.clock_started_at and not current.is_closed
         else None
     )
-    # Many players: the standings page through by themselves, a page at each refresh.
-    lines = context["lines"]
-    pages = max(1, -(-len(lines) // PROJECTOR_LINES))
-    if pages == 1 and _unchanged(request, tournament):
+    # Many players: the standings page through by themselves, a page at each refresh. A line
+    # for every entrant: counted, so that a cached screen never reads the standings.
+    entrants = tournament.entrants.count()
+    pages = max(1, -(-entrants // PROJECTOR_LINES))
+    if pages == 1 and _unchanged(request, tournament.pk):
         return HttpResponse(status=204)
     page = min(max(parse_id(request.GET.get("page")) or 1, 1), pages)
     over = tournament.status == Tournament.Status.FINISHED or services.can_finish(tournament)
+    lines = context["lines"]
     context.update(
-        page_lines=lines[(page - 1) * PROJECTOR_LINES : page * PROJECTOR_LINES],
+        page_lines=SimpleLazyObject(
+            lambda: lines[(page - 1) * PROJECTOR_LINES : page * PROJECTOR_LINES]
+        ),
         page=page,
         pages=pages,
         next_page=page % pages + 1,
         over=over,
-        winners=[line for line in lines if line.standing.rank == 1] if over else [],
+        winners=SimpleLazyObject(
+            lambda: [line for line in lines if line.standing.rank == 1] if over else []
+        ),
     )
     return render(request, template, context)
 

@@ -348,3 +348,10 @@ def test_the_results_csv_writes_a_formula_name_inert_and_numbers_as_numbers(clie
     line = next(row for row in rows if "HYPERLINK" in row[3])
     assert line[3] == "'" + HYPERLINK
     assert line[6] == "-20"
+
+
+def test_a_refresh_of_a_tournament_that_is_not_there_is_not_found(client):
+    huge = "99999999999999999999"
+    for url in (f"/tournaments/{huge}/", f"/tournaments/{huge}/projector/", "/tournaments/424242/"):
+        response = client.get(url, {"v": "1"}, headers={"HX-Request": "true"})
+        assert response.status_code == 404

@@ -3,6 +3,8 @@
 import pytest
 import segno
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games.models import Match
@@ -596,8 +598,10 @@ def test_a_refresh_that_finds_nothing_new_is_answered_without_a_page(client, ali
     page = client.get(url).content.decode()
     version = Tournament.objects.get(pk=running.pk).version
     assert f'hx-get="{url}?v={version}"' in page
-    unchanged = client.get(url, {"v": version}, headers={"HX-Request": "true"})
+    with CaptureQueriesContext(connection) as queries:
+        unchanged = client.get(url, {"v": version}, headers={"HX-Request": "true"})
     assert unchanged.status_code == 204 and unchanged.content == b""
+    assert len(queries) == 1  # the version alone
     # A score entered moves the version: the next refresh brings the new standings and tables.
     mine, _other = carols_table(running)
     seats = list(mine.match.seats.select_related("player").order_by("position"))
