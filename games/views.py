@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models.functions import Lower
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
@@ -24,6 +28,7 @@ from games.sheet import Sheet, card_grid
 from games.validators import name_problem
 
 PAGE_SIZE = 20
+ROUND_FIELDS_CACHE_SECONDS = 24 * 3600
 RUSSIAN_SUITS = {"S": "п", "H": "ч", "D": "б", "C": "к"}  # the letters a sheet accepts
 
 
@@ -112,18 +117,39 @@ def _match_context(
     sheet = Sheet(match)
     refusal = None if read_only else owners.refusal(match, request.user)
     can_edit = not read_only and refusal is None
+    fields_html = ""
     if round_form is None and can_edit and not match.is_finished:
-        round_form = _new_round_form(match, sheet)
+        fields_html = _new_round_fields(request, match, sheet)
     return {
         "match": match,
         "sheet": sheet,
         "can_edit": can_edit,
         "refusal": refusal,
         "is_owner": request.user.pk == match.created_by_id and match.is_casual,
-        "round_form": round_form,
-        "card_grid": card_grid(match) if round_form else "",
+        "round_form": round_form or bool(fields_html),
+        "fields_html": fields_html,
+        "card_grid": card_grid(match) if round_form and not fields_html else "",
         "panels": extensions.match_panels(match),
     }
+
+
+def _new_round_fields(request: HttpRequest, match: Match, sheet: Sheet) -> str:
+    """The fields of the form for the next round, rendered once per version of the match (and
+    language and audience): every scorekeeper's empty form is the same until the match changes,
+    so a cached one needs neither the form nor the sheet's rounds."""
+    key = f"games:round-fields:{match.pk}:{match.version}:{get_language()}:{audience.cache_key()}"
+    html = cache.get(key)
+    if html is None:
+        context = {
+            "match": match,
+            "round_form": _new_round_form(match, sheet),
+            "is_new": True,
+            "action": reverse("games:round_new", args=[match.pk]),
+            "card_grid": card_grid(match),
+        }
+        html = render_to_string("games/_round_form_fields.html", context, request=request)
+        cache.set(key, html, ROUND_FIELDS_CACHE_SECONDS)
+    return html
 
 
 def _new_round_form(match: Match, sheet: Sheet, data=None) -> RoundForm:
@@ -276,7 +302,7 @@ def round_new(request: HttpRequest, pk: int) -> HttpResponse:
 def _render_sheet(request: HttpRequest, match: Match, form: RoundForm, preview=None):
     context = _match_context(request, match, form) | _preview_context(preview, form.seats)
     if request.htmx and request.htmx.target == "preview":
-        return render(request, "games/_round_form.html#preview", context | {"oob": True})
+        return render(request, "games/_round_form_fields.html#preview", context | {"oob": True})
     if request.htmx:
         return render(request, "games/match.html#match-body", context)
     return render(request, "games/match.html", context)
@@ -385,7 +411,7 @@ def round_edit(request: HttpRequest, pk: int, round_id: int) -> HttpResponse:
         "sheet": Sheet(match),
     } | _preview_context(preview, form.seats)
     if request.htmx and request.htmx.target == "preview":
-        return render(request, "games/_round_form.html#preview", context | {"oob": True})
+        return render(request, "games/_round_form_fields.html#preview", context | {"oob": True})
     return render(request, "games/round_edit.html", context)
 
 
