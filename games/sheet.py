@@ -6,20 +6,39 @@ import functools
 from dataclasses import dataclass
 from functools import cached_property
 
-from django.db.models import Prefetch
 from django.template.loader import render_to_string
 from django.utils.translation import get_language
 
 from games import owners
 from games.labels import card_name, card_notation, changed_options, rules_summary
-from games.models import Correction, Entry, Match, Round, Seat
+from games.models import Correction, Entry, Match, Seat
 from games.rules import deck
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRef:
+    """A round as the sheet shows it."""
+
+    pk: int
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One player's entry in a round as the sheet shows it (read as plain values: a sheet of 30
+    rounds of four is 120 of them)."""
+
+    seat_id: int
+    kind: str
+    score: int
+    total: int
+    event: str
 
 
 @dataclass
 class SheetRow:
-    round: Round
-    cells: list[Entry | None]
+    round: RoundRef
+    cells: list[Cell | None]
     correction: Correction | None  # the latest, if the round was corrected
 
 
@@ -48,29 +67,31 @@ class Sheet:
 
     @cached_property
     def rows(self) -> list[SheetRow]:
-        rounds = self.match.rounds.order_by("number").prefetch_related(
-            Prefetch("entries", queryset=Entry.objects.order_by())
+        rounds = self.match.rounds.order_by("number").values_list("pk", "number")
+        entries = Entry.objects.filter(round__match=self.match).values_list(
+            "round_id", "seat_id", "kind", "score", "total", "event"
         )
+        cells: dict[int, dict[int, Cell]] = {}
+        for round_id, *values in entries:
+            cells.setdefault(round_id, {})[values[0]] = Cell(*values)
         latest: dict[int, Correction] = {}
         for correction in self.corrections:  # newest first
             if correction.round_id is not None:
                 latest.setdefault(correction.round_id, correction)
+        seats = [seat.pk for seat in self.seats]
         rows = []
-        for round_ in rounds:
-            by_seat = {entry.seat_id: entry for entry in round_.entries.all()}
-            cells = [by_seat.get(seat.pk) for seat in self.seats]
-            rows.append(SheetRow(round_, cells, latest.get(round_.pk)))
+        for pk, number in rounds:
+            by_seat = cells.get(pk, {})
+            rows.append(
+                SheetRow(
+                    RoundRef(pk, number), [by_seat.get(seat) for seat in seats], latest.get(pk)
+                )
+            )
         return rows
 
     @cached_property
     def recent_corrections(self) -> list[Correction]:
         return self.corrections[:3]
-
-    @cached_property
-    def last_round(self) -> Round | None:
-        if "rows" in self.__dict__:
-            return self.rows[-1].round if self.rows else None
-        return self.match.rounds.order_by("-number").first()
 
     @cached_property
     def round_count(self) -> int:
