@@ -208,7 +208,11 @@ def rules(request: HttpRequest) -> HttpResponse:
 
 @vary_on_headers("HX-Request")
 def match_live(request: HttpRequest, pk: int) -> HttpResponse:
-    """Read-only, large, refreshing itself: for a TV at the club or the other players' phones."""
+    """Read-only, large, refreshing itself: for a TV at the club or the other players' phones.
+    A refresh that names the version it shows, still the match's, is answered 204 after one
+    plain query."""
+    if request.htmx and request.GET.get("v") == str(services.version_of(Match, pk)):
+        return HttpResponse(status=204)
     match = _get_match(pk)
     template = "games/match_live.html"
     if request.htmx:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -25,7 +25,7 @@ from games import services as games
 from games.models import Entry, Match, Player, Seat
 from games.results import finished_results
 from games.rules import Variant
-from games.validators import MAX_ID, name_problem
+from games.validators import name_problem
 from tournaments.models import Entrant, Table, Tournament, TournamentRound
 from tournaments.seating import repeated_pairs, seat_round
 from tournaments.standings import Standing, TableResult, compute_standings, deciding
@@ -598,19 +598,6 @@ def standing_lines(tournament: Tournament) -> list[StandingLine]:
             StandingLine(s, entrants[s.player], [s.value(name) for name in breaks], separated)
         )
     return lines
-
-
-def version_of(pk: int) -> int | None:
-    """The tournament's version, or None if there is none: what every refresh of its page asks,
-    in one plain query (the ORM would cost more than the query, and most refreshes find
-    nothing new)."""
-    if pk > MAX_ID:  # no such row, and PostgreSQL refuses the number
-        return None
-    table = connection.ops.quote_name(Tournament._meta.db_table)
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT version FROM {table} WHERE id = %s", [pk])
-        row = cursor.fetchone()
-    return None if row is None else row[0]
 
 
 def cached_standing_lines(tournament: Tournament) -> list[StandingLine]:

@@ -19,6 +19,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 
+from games import services as games
 from games.exports import SafeWriter
 from games.labels import changed_options, rules_summary
 from games.models import Seat
@@ -157,7 +158,7 @@ def _unchanged(request: HttpRequest, pk: int) -> bool:
     plain query for the version alone (most refreshes find nothing new)."""
     if not (request.htmx and "v" in request.GET):
         return False
-    version = services.version_of(pk)
+    version = games.version_of(Tournament, pk)
     return version is not None and request.GET["v"] == str(version)
 
 

@@ -1,7 +1,9 @@
 """The score sheet as its users see it: pages, htmx fragments, permissions and bad input."""
 
 import pytest
+from django.db import connection
 from django.template.loader import get_template
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import services
@@ -93,7 +95,7 @@ def test_a_finished_match_shows_the_final_ranking_and_offers_a_rematch(client, a
 def test_the_live_view_is_public_and_refreshes_itself(client, match):
     response = client.get(reverse("games:match_live", args=[match.pk]))
     assert response.status_code == 200
-    assert 'hx-trigger="every 5s"' in response.content.decode()
+    assert 'hx-trigger="every 4s"' in response.content.decode()
     fragment = client.get(reverse("games:match_live", args=[match.pk]), **HTMX)
     assert fragment.content.decode().lstrip().startswith('<div id="live"')
 
@@ -604,7 +606,8 @@ def test_the_live_view_has_a_tv_mode_with_the_totals_alone(client, alice, match)
     assert 'href="?tv=1"' in plain and '<table class="sheet' in plain
     tv = client.get(url, {"tv": "1"}).content.decode()
     assert 'class="live-page tv-page"' in tv
-    assert f'hx-get="{url}?tv=1"' in tv  # it stays a TV as it refreshes
+    match.refresh_from_db()
+    assert f'hx-get="{url}?v={match.version}&amp;tv=1"' in tv  # it stays a TV as it refreshes
     assert '<table class="sheet' not in tv and 'href="?tv=1"' not in tv
     assert "Eve" in tv and "60" in tv
 
@@ -651,3 +654,25 @@ def test_a_seated_account_leaves_from_the_sheet_after_confirming(client, alice, 
     assert "Leave this match" not in client.get(match.get_absolute_url()).content.decode()
     client.force_login(alice)  # the creator deletes instead: no "leave" for her
     assert "Leave this match" not in client.get(match.get_absolute_url()).content.decode()
+
+
+def test_a_live_view_refresh_that_finds_nothing_new_is_answered_without_a_page(
+    client, alice, match
+):
+    url = reverse("games:match_live", args=[match.pk])
+    page = client.get(url).content.decode()
+    match.refresh_from_db()
+    assert f'hx-get="{url}?v={match.version}"' in page
+    with CaptureQueriesContext(connection) as queries:
+        unchanged = client.get(url, {"v": match.version}, headers={"HX-Request": "true"})
+    assert unchanged.status_code == 204 and len(queries) == 1
+    shown = match.version
+    record(match, alice, {"alice": {"out": "QS"}, "Dan": {"hand": "AC"}, "Eve": {"points": 60}})
+    changed = client.get(url, {"v": shown}, headers={"HX-Request": "true"})
+    assert changed.status_code == 200 and "60" in changed.content.decode()
+    huge = client.get(
+        reverse("games:match_live", args=[99999999999999999999]),
+        {"v": "1"},
+        headers={"HX-Request": "true"},
+    )
+    assert huge.status_code == 404
