@@ -7,7 +7,7 @@ from django.utils.formats import number_format
 from django.utils.html import format_html
 from django.utils.translation import gettext
 
-from tournaments.models import TIE_BREAKS
+from tournaments.models import TIE_BREAK_COLUMNS, TIE_BREAKS
 
 register = template.Library()
 
@@ -24,12 +24,18 @@ def points(value: Fraction | int) -> str:
 @register.simple_tag
 def tie_note(line) -> str:
     """For a player level on points with a neighbour: the tie-break that decided, with their
-    figure ("Penalty total: 12"), shown where the tie-break columns do not fit (a phone)."""
+    figure, by the column's short name as the wide table heads it ("Penalty: 12"; the full
+    name on hover), shown where the tie-break columns do not fit (a phone)."""
     if line.separated_by is None:
         return ""
     name, value = line.separated_by
     if not name:
-        text = gettext("level on every tie-break")
-    else:
-        text = f"{TIE_BREAKS[name]}: {points(value)}"
-    return format_html('<small class="tie-note">{}</small>', text)
+        return format_html(
+            '<small class="tie-note">{}</small>', gettext("level on every tie-break")
+        )
+    return format_html(
+        '<small class="tie-note" title="{}">{}: {}</small>',
+        TIE_BREAKS[name],
+        TIE_BREAK_COLUMNS[name],
+        points(value),
+    )
