@@ -7,11 +7,11 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import extensions, players
+from games.http import local_path
 from games.models import Claim, Player
 from games.services import NotAllowed
 from games.validators import MAX_ID
@@ -85,7 +85,7 @@ def ask(request: HttpRequest, guest: int) -> HttpResponse:
             _("%(guest)s is now you: %(count)s seats became yours.")
             % {"guest": claim.guest_name, "count": claim.seats_moved},
         )
-        return _to_profile(request, claim.user.player)
+        return _to_profile(claim.user.player)
     messages.success(
         request,
         _("Asked. Whoever added %(guest)s or keeps its matches will approve or refuse.")
@@ -107,7 +107,7 @@ def link(request: HttpRequest, guest: int) -> HttpResponse:
         return _back(request, player)
     if claim.status == Claim.Status.APPROVED:
         messages.success(request, _("%(guest)s is now you.") % {"guest": claim.guest_name})
-        return _to_profile(request, claim.user.player)
+        return _to_profile(claim.user.player)
     messages.success(
         request,
         _("Linked to %(user)s: the guest becomes theirs once they confirm.") % {"user": claim.user},
@@ -164,7 +164,7 @@ def privacy(request: HttpRequest) -> HttpResponse:
         )
     else:
         messages.success(request, _("Your profile and your name are public again."))
-    return _to_profile(request, player)
+    return _to_profile(player)
 
 
 def _id(pk: int) -> int:
@@ -176,15 +176,10 @@ def _player(pk: int) -> Player:
 
 
 def _safe_next(request: HttpRequest) -> str | None:
-    target = request.POST.get("next", "")
-    if target and url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return target
-    return None
+    return local_path(request, request.POST.get("next", ""))
 
 
-def _to_profile(request: HttpRequest, player: Player) -> HttpResponse:
+def _to_profile(player: Player) -> HttpResponse:
     return redirect(extensions.player_page(player.pk) or "games:claims")
 
 

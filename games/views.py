@@ -20,6 +20,7 @@ from django_htmx.http import HttpResponseClientRefresh
 
 from games import audience, extensions, labels, owners, services
 from games.forms import MatchFilterForm, NewMatchForm, RoundForm, initial_from_entries
+from games.http import unchanged
 from games.labels import outcome_label, rules_message
 from games.models import Entry, Match, Player, Round, Seat
 from games.rules import RulesError
@@ -211,7 +212,7 @@ def match_live(request: HttpRequest, pk: int) -> HttpResponse:
     """Read-only, large, refreshing itself: for a TV at the club or the other players' phones.
     A refresh that names the version it shows, still the match's, is answered 204 after one
     plain query."""
-    if request.htmx and request.GET.get("v") == str(services.version_of(Match, pk)):
+    if unchanged(request, Match, pk):
         return HttpResponse(status=204)
     match = _get_match(pk)
     template = "games/match_live.html"

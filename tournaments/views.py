@@ -13,14 +13,13 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 
-from games import services as games
 from games.exports import SafeWriter
+from games.http import local_path, unchanged
 from games.labels import changed_options, rules_summary
 from games.models import Seat
 from games.validators import name_problem, parse_id
@@ -68,13 +67,8 @@ def director_action(view):
 
 def _back_to(request: HttpRequest, fallback: Tournament) -> HttpResponse:
     """Redirect to the form's `next` when it is a page of this site, else to `fallback`."""
-    target = request.POST.get("next", "")
-    # Only a path: redirect() would take any other string for a view name (NoReverseMatch).
-    if target.startswith("/") and url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return HttpResponseRedirect(target)
-    return redirect(fallback)
+    target = local_path(request, request.POST.get("next", ""))
+    return HttpResponseRedirect(target) if target else redirect(fallback)
 
 
 # --- reading -------------------------------------------------------------------------------
@@ -153,22 +147,13 @@ def _tournament_context(request: HttpRequest, tournament: Tournament) -> dict:
     }
 
 
-def _unchanged(request: HttpRequest, pk: int) -> bool:
-    """A refresh (htmx) that names the version it shows, which is still the tournament's: one
-    plain query for the version alone (most refreshes find nothing new)."""
-    if not (request.htmx and "v" in request.GET):
-        return False
-    version = games.version_of(Tournament, pk)
-    return version is not None and request.GET["v"] == str(version)
-
-
 def _tie_break_label(name: str) -> str:
     return str(TIE_BREAKS[name])
 
 
 @vary_on_headers("HX-Request")
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    if _unchanged(request, pk):
+    if unchanged(request, Tournament, pk):
         return HttpResponse(status=204)  # htmx leaves the page as it is
     tournament = _get_tournament(pk)
     template = "tournaments/detail.html"
@@ -198,7 +183,7 @@ def projector(request: HttpRequest, pk: int) -> HttpResponse:
     # for every entrant: counted, so that a cached screen never reads the standings.
     entrants = tournament.entrants.count()
     pages = max(1, -(-entrants // PROJECTOR_LINES))
-    if pages == 1 and _unchanged(request, tournament.pk):
+    if pages == 1 and unchanged(request, Tournament, tournament.pk):
         return HttpResponse(status=204)
     page = min(max(parse_id(request.GET.get("page")) or 1, 1), pages)
     over = tournament.status == Tournament.Status.FINISHED or services.can_finish(tournament)

@@ -286,7 +286,10 @@ def test_claim_pages_refuse_what_they_should(client, alice, bob, carol, dan):
     )
     assert "Only whoever added this guest" in response.content.decode()
     assert Claim.objects.get().is_pending
-    # An outside "next" is not followed.
+    # An outside "next" is not followed, nor one that is not a path.
+    for outside in ("https://evil.example/", "claims"):
+        response = client.post(reverse("games:claim_decide", args=[claim.pk]), {"next": outside})
+        assert response.url == reverse("games:claims")
     response = client.post(
         reverse("games:claim_withdraw", args=[claim.pk]), {"next": "https://evil.example/"}
     )
