@@ -52,11 +52,13 @@ def claims(request: HttpRequest) -> HttpResponse:
     pending = Claim.objects.filter(status=Claim.Status.PENDING).select_related(
         "guest", "user", "asked_by"
     )
-    to_decide = [
+    waiting = [
         claim
         for claim in pending.filter(kind=Claim.Kind.CLAIM).exclude(asked_by=user)[:PENDING_SHOWN]
-        if claim.guest is not None and players.may_judge(claim.guest, user)
+        if claim.guest is not None
     ]
+    judged = players.judges_of({claim.guest for claim in waiting})
+    to_decide = [claim for claim in waiting if user.pk in judged[claim.guest_id]]
     to_confirm = list(pending.filter(kind=Claim.Kind.LINK, user=user).exclude(asked_by=user))
     history = list(
         Claim.objects.filter(Q(asked_by=user) | Q(user=user) | Q(decided_by=user))

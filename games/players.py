@@ -41,11 +41,24 @@ log = logging.getLogger(__name__)
 
 def judges(guest: Player) -> set[int]:
     """The ids of the accounts that may approve or refuse claims of this guest."""
-    ids = set(Match.objects.filter(seats__player=guest).values_list("created_by_id", flat=True))
-    if guest.added_by_id is not None:
-        ids.add(guest.added_by_id)
-    for _receiver, more in signals.player_judges.send(sender=Player, player_id=guest.pk):
-        ids.update(more or ())
+    return judges_of([guest])[guest.pk]
+
+
+def judges_of(guests: Iterable[Player]) -> dict[int, set[int]]:
+    """`judges` of each of these guests, by guest id, in a fixed number of queries."""
+    guests = list(guests)
+    ids: dict[int, set[int]] = {guest.pk: set() for guest in guests}
+    for guest in guests:
+        if guest.added_by_id is not None:
+            ids[guest.pk].add(guest.added_by_id)
+    # (guest, user) pairs: the creators of the guests' matches, and what other apps add.
+    pairs = list(
+        Seat.objects.filter(player__in=guests).values_list("player_id", "match__created_by_id")
+    )
+    for _receiver, more in signals.player_judges.send(sender=Player, player_ids=list(ids)):
+        pairs.extend(more or ())
+    for guest_id, user_id in pairs:
+        ids[guest_id].add(user_id)
     return ids
 
 

@@ -24,8 +24,8 @@ change touches (every finished match of that preset from there on may read diffe
 
 player_judges = Signal()
 """Asked who, besides whoever added a guest and the creators of its matches, may decide claims
-of it. Keyword argument `player_id`; a receiver returns user ids (a tournament's directors for
-its entrants)."""
+of these guests. Keyword argument `player_ids`; a receiver returns (player id, user id) pairs
+(a tournament's creator and directors for its entrants)."""
 
 merging_players = Signal()
 """Sent before a guest's rows move to another player (`guest`, `into`), inside the transaction,

@@ -153,3 +153,24 @@ def test_a_guests_profile_for_a_signed_in_judge_costs_a_fixed_number_of_queries(
     with django_assert_max_num_queries(GUEST_PROFILE_SIGNED_IN):
         response = client.get(reverse("stats:profile", args=[dan.pk]))
     assert "bob says they are the guest Dan" in response.content.decode()
+
+
+# Session, account, the pending claims, the judges of their guests (their matches' creators,
+# their tournaments' creators and directors), the links to confirm, the account's history.
+CLAIMS_PAGE = 2 + 1 + 3 + 1 + 1
+
+
+@pytest.mark.parametrize("guests", [1, 6])
+def test_the_claims_page_costs_the_same_however_many_claims_wait(
+    client, alice, bob, guests, django_assert_max_num_queries
+):
+    names = [f"G{number}" for number in range(guests)]
+    make_match(alice, ["alice", *names[:3]])
+    if guests > 3:
+        make_match(alice, ["alice", *names[3:]])
+    for guest in Player.objects.filter(name__in=names):
+        players.ask(guest=guest, by=bob)
+    client.force_login(alice)
+    with django_assert_max_num_queries(CLAIMS_PAGE):
+        page = client.get(reverse("games:claims")).content.decode()
+    assert page.count("bob says they are the guest") == guests

@@ -6,14 +6,16 @@ from django.dispatch import receiver
 from django.utils.translation import gettext as _
 
 from games.signals import merging_players, player_judges, players_merged
-from tournaments.models import Tournament
+from tournaments.models import Entrant, Tournament
 
 
 @receiver(player_judges)
-def directors_judge(sender, *, player_id: int, **kwargs) -> list[int]:
-    tournaments = Tournament.objects.filter(entrants__player_id=player_id)
-    creators = tournaments.values_list("created_by_id", flat=True)
-    directors = tournaments.filter(directors__isnull=False).values_list("directors", flat=True)
+def directors_judge(sender, *, player_ids: list[int], **kwargs) -> list[tuple[int, int]]:
+    entries = Entrant.objects.filter(player_id__in=player_ids)
+    creators = entries.values_list("player_id", "tournament__created_by_id")
+    directors = entries.filter(tournament__directors__isnull=False).values_list(
+        "player_id", "tournament__directors"
+    )
     return [*creators, *directors]
 
 
