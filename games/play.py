@@ -21,6 +21,7 @@ from games.bots import make_bot
 from games.engine import Game, IllegalMove, Move
 from games.labels import rules_message
 from games.models import Match, Player, PlaySeat, PlayTable
+from games.players import own_player
 from games.rules import Variant
 
 # A seat when a table is created: "me", "open" (someone with the link), or a bot's name.
@@ -303,9 +304,7 @@ def _players(seats: list[PlaySeat]) -> list[Player]:
     players, bots_seen = [], []
     for seat in seats:
         if seat.user_id is not None:
-            player, _created = Player.objects.get_or_create(
-                user_id=seat.user_id, defaults={"name": seat.user.get_username()}
-            )
+            player = own_player(seat.user)
         else:
             bots_seen.append(seat.bot)
             number = bots_seen.count(seat.bot)

@@ -204,17 +204,17 @@ def _lock_pending(claim: Claim) -> Claim:
     return claim
 
 
-def _close(claim: Claim, status: str, by) -> None:
+def _close(claim: Claim, status: str, by, *also: str) -> None:
+    """Record the decision (and the fields named in `also`, set by the caller)."""
     claim.status = status
     claim.decided_by = by
     claim.decided_at = timezone.now()
-    claim.save(update_fields=["status", "decided_by", "decided_at"])
+    claim.save(update_fields=["status", "decided_by", "decided_at", *also])
 
 
 def _approve(claim: Claim, guest: Player, target: Player, by) -> None:
     claim.seats_moved = _merge(guest, target)
-    _close(claim, Claim.Status.APPROVED, by)
-    claim.save(update_fields=["seats_moved"])
+    _close(claim, Claim.Status.APPROVED, by, "seats_moved")
     # The guest is gone: other claims of it are settled with this one.
     Claim.objects.filter(guest_number=claim.guest_number, status=Claim.Status.PENDING).update(
         status=Claim.Status.REFUSED, decided_by=by, decided_at=claim.decided_at

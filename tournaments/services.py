@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from games import audience
 from games import services as games
 from games.models import Entry, Match, Player, Seat
+from games.players import own_player
 from games.results import finished_results
 from games.rules import Variant
 from games.validators import name_problem
@@ -209,9 +210,7 @@ def check_in_everyone(*, tournament: Tournament) -> int:
 
 def register(*, tournament: Tournament, user) -> Entrant:
     """A player registers themselves, while registration is open."""
-    player, _created = Player.objects.get_or_create(
-        user=user, defaults={"name": user.get_username()}
-    )
+    player = own_player(user)
     with transaction.atomic():
         tournament = _lock(tournament)
         if not tournament.registration_open or tournament.status == Tournament.Status.FINISHED:
