@@ -274,3 +274,34 @@ def load(
         result.latencies.extend(latencies)
         result.body_bytes = max(result.body_bytes, size)
     return result
+
+
+def median_rates(
+    label: str,
+    targets: Mapping[str, tuple[str, Mapping[str, str], int]],
+    options,
+    ready_path: str,
+) -> dict[str, float]:
+    """Each target, name -> (path, headers, the status every answer must have), GET from one
+    gunicorn of 2 workers: warmed up, then loaded in `options.passes` interleaved passes so
+    that a busy moment of the machine slows them all alike. Returns each one's median req/s;
+    any other answer stops the run with the server's log."""
+    per_pass = max(1, options.requests // options.passes)
+    rates: dict[str, list[float]] = {name: [] for name in targets}
+    with gunicorn(workers=2, ready_path=ready_path) as server:
+        for path, headers, _status in targets.values():
+            load(server.port, path, options.warmup, options.threads, headers)
+        for number in range(1, options.passes + 1):
+            for name, (path, headers, status) in targets.items():
+                result = load(server.port, path, per_pass, options.threads, headers)
+                if result.errors or set(result.statuses) != {status}:
+                    raise RuntimeError(
+                        f"{name}: GET {path} answered {dict(result.statuses)} "
+                        f"{dict(result.errors)}\n{server.log_tail()}"
+                    )
+                rates[name].append(result.per_second)
+                log(
+                    f"[{label}] pass {number}/{options.passes} {name:9} {result.requests} x GET "
+                    f"{path}: {result.per_second:6.1f} req/s"
+                )
+    return {name: statistics.median(values) for name, values in rates.items()}

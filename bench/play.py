@@ -127,29 +127,10 @@ def _poll_throughput(table, session: str, options: Options) -> dict[str, float]:
     table.refresh_from_db()
     cookie = {"Cookie": f"{settings.SESSION_COOKIE_NAME}={session}", "HX-Request": "true"}
     targets = {
-        "ok": (OK_PATH, {}),
-        "poll": (f"/play/{table.pk}/?v={table.version}", cookie),
+        "ok": (OK_PATH, {}, 200),
+        "poll": (f"/play/{table.pk}/?v={table.version}", cookie, 204),
     }
-    expected = {"ok": 200, "poll": 204}
-    per_pass = max(1, options.requests // options.passes)
-    rates: dict[str, list[float]] = {name: [] for name in targets}
-    with harness.gunicorn(workers=2, ready_path=OK_PATH) as server:
-        for path, headers in targets.values():
-            harness.load(server.port, path, options.warmup, options.threads, headers)
-        for number in range(1, options.passes + 1):
-            for name, (path, headers) in targets.items():
-                result = harness.load(server.port, path, per_pass, options.threads, headers)
-                if result.errors or set(result.statuses) != {expected[name]}:
-                    raise RuntimeError(
-                        f"{name}: GET {path} answered {dict(result.statuses)} "
-                        f"{dict(result.errors)}\n{server.log_tail()}"
-                    )
-                rates[name].append(result.per_second)
-                log(
-                    f"[{NAME}] pass {number}/{options.passes} {name:5} {result.requests} x GET "
-                    f"{path}: {result.per_second:6.1f} req/s, statuses {dict(result.statuses)}"
-                )
-    return {name: statistics.median(values) for name, values in rates.items()}
+    return harness.median_rates(NAME, targets, options, ready_path=OK_PATH)
 
 
 def _move_times(user, table, session: str) -> list[float]:

@@ -13,8 +13,6 @@ at club scale.
 
 from __future__ import annotations
 
-import statistics
-
 from bench import harness
 from bench.common import Check, Options, Section, log, markdown_table
 
@@ -208,22 +206,4 @@ def _throughput(pk: int, version: int, options: Options) -> dict[str, float]:
         "ok": (OK_PATH, {}, 200),
         "poll": (f"/tournaments/{pk}/?v={version}", {"HX-Request": "true"}, 204),
     }
-    per_pass = max(1, options.requests // options.passes)
-    rates: dict[str, list[float]] = {name: [] for name in targets}
-    with harness.gunicorn(workers=2, ready_path=OK_PATH) as server:
-        for path, headers, _status in targets.values():
-            harness.load(server.port, path, options.warmup, options.threads, headers)
-        for number in range(1, options.passes + 1):
-            for name, (path, headers, status) in targets.items():
-                result = harness.load(server.port, path, per_pass, options.threads, headers)
-                if result.errors or set(result.statuses) != {status}:
-                    raise RuntimeError(
-                        f"{name}: GET {path} answered {dict(result.statuses)} "
-                        f"{dict(result.errors)}\n{server.log_tail()}"
-                    )
-                rates[name].append(result.per_second)
-                log(
-                    f"[{NAME}] pass {number}/{options.passes} {name:9} {result.requests} x GET "
-                    f"{path}: {result.per_second:6.1f} req/s"
-                )
-    return {name: statistics.median(values) for name, values in rates.items()}
+    return harness.median_rates(NAME, targets, options, ready_path=OK_PATH)
