@@ -31,7 +31,13 @@ from django.utils.translation import gettext as _
 from games import owners, signals
 from games.audience import names_changed
 from games.models import Claim, Match, Player, Seat
-from games.services import NotAllowed, account_named, lock_matches
+from games.services import (
+    NotAllowed,
+    account_named,
+    announce_results,
+    lock_matches,
+    mark_changed,
+)
 
 log = logging.getLogger(__name__)
 
@@ -244,11 +250,13 @@ def _merge(guest: Player, target: Player) -> int:
         owners.owner_of(match).lock(match)
     locked = lock_matches(matches)
     # Where each rating pool must be computed again from: the guest's first finished match.
-    firsts: dict[str, tuple] = {}
-    for match in locked:
-        if match.finished_at is not None:
-            first = (match.finished_at, match.pk)
-            firsts[match.preset] = min(firsts.get(match.preset, first), first)
+    firsts: dict[str, Match] = {}
+    for match in locked:  # by id: the first of equal times comes first, as ratings order them
+        first = firsts.get(match.preset)
+        if match.finished_at is not None and (
+            first is None or match.finished_at < first.finished_at
+        ):
+            firsts[match.preset] = match
     seats = 0
     try:
         with transaction.atomic():
@@ -267,12 +275,10 @@ def _merge(guest: Player, target: Player) -> int:
     guest.delete()
     guest.pk = guest_id
     for match in locked:
-        match.version += 1
-        match.save(update_fields=["version", "updated_at"])
-        owners.owner_of(match).changed(match)
+        mark_changed(match)
     signals.players_merged.send(sender=Player, guest_id=guest_id, into=target)
-    for preset, first in sorted(firsts.items()):
-        signals.results_changed.send(sender=Match, preset=preset, since=first, players=[guest_id])
+    for _preset, first in sorted(firsts.items()):
+        announce_results(first, first.finished_at, players=[guest_id])
     _names_changed()
     return seats
 

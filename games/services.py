@@ -146,7 +146,7 @@ def delete_match(*, match: Match, by) -> None:
         players = list(match.seats.values_list("player_id", flat=True))
         match.delete()
         match.pk = pk
-        _results_changed(match, finished_at, players=players)
+        announce_results(match, finished_at, players=players)
 
 
 def version_of(model: type[models.Model], pk: int) -> int | None:
@@ -179,9 +179,9 @@ def leave_match(*, match: Match, by) -> Player:
         guest = Player.objects.create(name=left.name, added_by_id=match.created_by_id)
         seat.player = guest
         seat.save(update_fields=["player"])
-        _changed(match)
+        mark_changed(match)
         # A finished match's results, and the ratings from it, are the guest's now.
-        _results_changed(match, match.finished_at, players=[left.pk])
+        announce_results(match, match.finished_at, players=[left.pk])
         return guest
 
 
@@ -196,7 +196,7 @@ def add_scorekeeper(*, match: Match, username: str, by):
         if user.pk == match.created_by_id:
             raise NotAllowed(_("You created this match, so you can already keep its score."))
         match.scorekeepers.add(user)
-        _changed(match)
+        mark_changed(match)
     return user
 
 
@@ -221,7 +221,7 @@ def remove_scorekeeper(*, match: Match, user, by) -> None:
         match = _lock(match)
         _check_creator(match, by)
         match.scorekeepers.remove(user)
-        _changed(match)
+        mark_changed(match)
 
 
 def set_rated(*, match: Match, rated: bool, by) -> None:
@@ -236,7 +236,7 @@ def set_rated(*, match: Match, rated: bool, by) -> None:
         match.version += 1
         match.save(update_fields=["rated", "version", "updated_at"])
         owners.owner_of(match).changed(match)
-        _results_changed(match, match.finished_at)
+        announce_results(match, match.finished_at)
 
 
 def close_match(*, match: Match, by) -> None:
@@ -265,7 +265,7 @@ def lock_results(*, matches: Iterable[Match]) -> None:
             raise RoundConflict(_("%(match)s has not finished.") % {"match": match})
         match.result_locked = True
         match.save(update_fields=["result_locked"])
-        _changed(match)
+        mark_changed(match)
 
 
 def lock_matches(matches: Iterable[Match]) -> list[Match]:
@@ -292,7 +292,7 @@ def swap_seats(*, first: Seat, second: Seat) -> None:
             for match_id, position, player_id in moves
         )
         for match in matches.values():
-            _changed(match)
+            mark_changed(match)
 
 
 def discard_unplayed(*, matches: Iterable[Match]) -> None:
@@ -465,7 +465,7 @@ def _check_creator(match: Match, user) -> None:
         raise NotAllowed(_("Only the match's creator can choose its scorekeepers."))
 
 
-def _changed(match: Match) -> None:
+def mark_changed(match: Match) -> None:
     """Move the version that cached pages and forms key on (the match is locked)."""
     match.version += 1
     match.save(update_fields=["version", "updated_at"])
@@ -641,10 +641,10 @@ def _rescore(
     match.version += 1
     match.save(update_fields=["status", "closed_early", "finished_at", "version", "updated_at"])
     owners.owner_of(match).changed(match)
-    _results_changed(match, finished_before, match.finished_at)
+    announce_results(match, finished_before, match.finished_at)
 
 
-def _results_changed(
+def announce_results(
     match: Match, *times: datetime.datetime | None, players: Sequence[int] = ()
 ) -> None:
     """Tell the apps that read finished results (ratings) what a change touched, if the
