@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from games.models import Match
+    from games.sheet import Sheet
 
 _player_page: Callable[[int], str] | None = None
-_match_panels: list[Callable[[Match], str]] = []
+_match_panels: list[Callable[[Match, Sheet], str]] = []
 
 
 def register_player_page(url_of: Callable[[int], str]) -> None:
@@ -24,11 +25,12 @@ def player_page(player_id: int) -> str | None:
     return _player_page(player_id) if _player_page is not None else None
 
 
-def register_match_panel(panel: Callable[[Match], str]) -> None:
-    """A part of a match's page (HTML, escaped by its maker), shown under the score sheet."""
+def register_match_panel(panel: Callable[[Match, Sheet], str]) -> None:
+    """A part of a match's page (HTML, escaped by its maker), shown under the score sheet;
+    it reads the seats and players from the sheet, which loads them once for the page."""
     if panel not in _match_panels:
         _match_panels.append(panel)
 
 
-def match_panels(match: Match) -> list[str]:
-    return [html for panel in _match_panels if (html := panel(match))]
+def match_panels(match: Match, sheet: Sheet) -> list[str]:
+    return [html for panel in _match_panels if (html := panel(match, sheet))]

@@ -12,7 +12,7 @@ from django.utils.translation import get_language
 from games import owners
 from games.labels import card_name, card_notation, changed_options, rules_summary
 from games.models import Correction, Entry, Match, Seat
-from games.rules import deck
+from games.rules import Variant, deck
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +57,11 @@ class Sheet:
         return list(self.match.seats.select_related("player").order_by("position"))
 
     @cached_property
+    def variant(self) -> Variant:
+        """The match's rules, read from its options once for the page."""
+        return self.match.variant
+
+    @cached_property
     def names(self) -> dict[int, str]:
         """Display names by seat position, for messages about players."""
         return {seat.position: str(seat.player) for seat in self.seats}
@@ -67,27 +72,24 @@ class Sheet:
 
     @cached_property
     def rows(self) -> list[SheetRow]:
-        rounds = self.match.rounds.order_by("number").values_list("pk", "number")
-        entries = Entry.objects.filter(round__match=self.match).values_list(
-            "round_id", "seat_id", "kind", "score", "total", "event"
+        # Every round has an entry for each seat still in play, so its entries give it.
+        entries = (
+            Entry.objects.filter(round__match=self.match)
+            .order_by("round__number")
+            .values_list("round_id", "round__number", "seat_id", "kind", "score", "total", "event")
         )
-        cells: dict[int, dict[int, Cell]] = {}
-        for round_id, *values in entries:
-            cells.setdefault(round_id, {})[values[0]] = Cell(*values)
+        cells: dict[RoundRef, dict[int, Cell]] = {}
+        for round_id, number, *values in entries:
+            cells.setdefault(RoundRef(round_id, number), {})[values[0]] = Cell(*values)
         latest: dict[int, Correction] = {}
         for correction in self.corrections:  # newest first
             if correction.round_id is not None:
                 latest.setdefault(correction.round_id, correction)
         seats = [seat.pk for seat in self.seats]
-        rows = []
-        for pk, number in rounds:
-            by_seat = cells.get(pk, {})
-            rows.append(
-                SheetRow(
-                    RoundRef(pk, number), [by_seat.get(seat) for seat in seats], latest.get(pk)
-                )
-            )
-        return rows
+        return [
+            SheetRow(round_, [by_seat.get(seat) for seat in seats], latest.get(round_.pk))
+            for round_, by_seat in cells.items()
+        ]
 
     @cached_property
     def recent_corrections(self) -> list[Correction]:
@@ -111,7 +113,7 @@ class Sheet:
     def leads_next(self) -> Seat | None:
         """The winner of the last round leads, when the sheet can tell who that was."""
         match = self.match
-        if match.is_finished or not self.rows or match.variant.leader != "previous_winner":
+        if match.is_finished or not self.rows or self.variant.leader != "previous_winner":
             return None
         last = self.rows[-1].cells
         went_out = [e.seat_id for e in last if e is not None and e.kind == Entry.Kind.OUT]
@@ -125,11 +127,11 @@ class Sheet:
 
     @cached_property
     def summary(self) -> str:
-        return rules_summary(self.match.variant, self.match.preset)
+        return rules_summary(self.variant, self.match.preset)
 
     @cached_property
     def house_rules(self) -> list[tuple[str, str]]:
-        return changed_options(self.match.variant, self.match.preset)
+        return changed_options(self.variant, self.match.preset)
 
 
 @functools.lru_cache(maxsize=8)

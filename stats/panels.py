@@ -11,25 +11,28 @@ from __future__ import annotations
 import time
 
 from django.core.cache import cache
-from django.db.models import OuterRef, Subquery
 from django.template.loader import render_to_string
 from django.utils.translation import get_language
 
 from games import audience
-from games.models import Match, Seat
+from games.models import Match
+from games.sheet import Sheet
 from stats.models import Rating, RatingChange
 from stats.ratings import NEWCOMER, Skill, win_chances
 
 
-def match_panel(match: Match) -> str:
-    """The panel's HTML, or "" when there is nothing to show (one query, none when cached)."""
+def match_panel(match: Match, sheet: Sheet) -> str:
+    """The panel's HTML, or "" when there is nothing to show (one query besides the sheet's
+    seats, none when cached)."""
     if not match.rated:
         return ""
     key = (
         f"stats:panel:{match.pk}:{match.version}:{pool_version(match.preset)}:"
         f"{audience.cache_key()}:{get_language()}"
     )
-    return cache.get_or_set(key, lambda: _moves(match) if match.is_finished else _chances(match))
+    return cache.get_or_set(
+        key, lambda: _moves(match, sheet) if match.is_finished else _chances(match, sheet)
+    )
 
 
 def pool_version(preset: str) -> str:
@@ -55,23 +58,15 @@ def _version(key: str) -> str:
     return version
 
 
-def _chances(match: Match) -> str:
-    rating = Rating.objects.filter(pool__preset=match.preset, player=OuterRef("player"))
-    seats = list(
-        Seat.objects.filter(match=match, lost_in_round__isnull=True)
-        .select_related("player")
-        .annotate(
-            mu=Subquery(rating.values("mu")[:1]),
-            sigma=Subquery(rating.values("sigma")[:1]),
-            rated=Subquery(rating.values("matches")[:1]),
-        )
-        .order_by("position")
-    )
+def _chances(match: Match, sheet: Sheet) -> str:
+    seats = sheet.in_play
     if len(seats) < 2:
         return ""
-    skills = [
-        NEWCOMER if seat.mu is None else Skill(seat.mu, seat.sigma, seat.rated) for seat in seats
-    ]
+    ratings = Rating.objects.filter(
+        pool__preset=match.preset, player__in=[seat.player_id for seat in seats]
+    ).values_list("player_id", "mu", "sigma", "matches")
+    skill_of = {player: Skill(mu, sigma, rated) for player, mu, sigma, rated in ratings}
+    skills = [skill_of.get(seat.player_id, NEWCOMER) for seat in seats]
     rows = [
         {"player": seat.player, "skill": skill, "percent": round(100 * chance)}
         for seat, skill, chance in zip(seats, skills, win_chances(skills), strict=True)
@@ -79,18 +74,22 @@ def _chances(match: Match) -> str:
     return render_to_string("stats/_match_chances.html", {"rows": rows, "match": match})
 
 
-def _moves(match: Match) -> str:
-    changes = list(
-        RatingChange.objects.filter(match=match)
-        .select_related("player", "pool")
-        .order_by("player__seats__position")
-        .filter(player__seats__match=match)
+def _moves(match: Match, sheet: Sheet) -> str:
+    # In seat order, for the players seated in the match.
+    seated = {seat.player_id: seat for seat in sheet.seats}
+    changes = sorted(
+        (
+            change
+            for change in RatingChange.objects.filter(match=match)
+            if change.player_id in seated
+        ),
+        key=lambda change: seated[change.player_id].position,
     )
     if not changes:
         return ""
     rows = [
         {
-            "player": change.player,
+            "player": seated[change.player_id].player,
             "before": change.before.shown,
             "after": change.after.shown,
             "delta": change.after.shown - change.before.shown,
