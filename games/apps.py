@@ -1,7 +1,10 @@
 """The games app: players, matches and the score sheet."""
 
 from django.apps import AppConfig
+from django.db.backends.signals import connection_created
 from django.utils.translation import gettext_lazy as _
+
+from games.names import sort_key
 
 
 class GamesConfig(AppConfig):
@@ -10,3 +13,11 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from games import signals  # noqa: F401  (connects the sign-up handler)
+
+        connection_created.connect(_add_name_key)
+
+
+def _add_name_key(sender, connection, **kwargs) -> None:
+    """SQLite's lower() folds only ASCII: names sort by the Python key (games.models.NameKey)."""
+    if connection.vendor == "sqlite":
+        connection.connection.create_function("name_key", 1, sort_key, deterministic=True)

@@ -5,13 +5,29 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Prefetch, Q
-from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from games import audience, owners
 from games.labels import PRESET_LABELS
+from games.names import THEN, YO
 from games.rules import Variant
+
+
+class NameKey(models.Func):
+    """A name's sort key in SQL: the order of games.names.sort_key on either database."""
+
+    # On SQLite, sort_key itself, registered on every connection (games.apps).
+    function = "name_key"
+    arity = 1
+    output_field = models.TextField()
+
+    def as_postgresql(self, compiler, connection, **extra_context):
+        # lower() folds Cyrillic as well under a UTF-8 database locale; the "C" collation
+        # then compares code points, as Python does.
+        sql, params = compiler.compile(self.source_expressions[0])
+        key = f'(replace(lower({sql}), %s, %s) || %s || {sql}) COLLATE "C"'
+        return key, (*params, "ё", YO, THEN, *params)
 
 
 class Player(models.Model):
@@ -43,7 +59,7 @@ class Player(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = [Lower("name"), "pk"]
+        ordering = [NameKey("name"), "pk"]
         verbose_name = _("player")
         verbose_name_plural = _("players")
 

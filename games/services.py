@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 
 from games import owners, signals
 from games.models import Correction, Entry, Match, Player, Round, Seat
+from games.names import sort_key
 from games.rules import PRESETS, RulesError, Variant, parse_cards, score_match
 from games.rules.scoring import RoundResult
 from games.validators import MAX_ID, name_problem
@@ -110,10 +111,12 @@ def players_for_names(names: Sequence[str], *, added_by) -> list[Player]:
 
 def known_player_names(user) -> list[str]:
     """Names to suggest when seating a match: people this user has sat with, and their guests."""
-    names = Player.objects.filter(
-        Q(added_by=user) | Q(seats__match__seats__player__user=user)
-    ).values_list("name", flat=True)
-    return sorted(set(names), key=str.casefold)
+    names = (
+        Player.objects.filter(Q(added_by=user) | Q(seats__match__seats__player__user=user))
+        .order_by()  # sorted below, once the duplicates are gone
+        .values_list("name", flat=True)
+    )
+    return sorted(set(names), key=sort_key)
 
 
 def rematch(*, match: Match, by) -> Match:

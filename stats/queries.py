@@ -27,11 +27,11 @@ from django.db.models import (
     Value,
 )
 from django.db.models.fields.json import KeyTextTransform
-from django.db.models.functions import Concat, Lower
+from django.db.models.functions import Concat
 from django.utils import timezone
 
 from games import audience
-from games.models import Entry, Match, Seat
+from games.models import Entry, Match, NameKey, Seat
 from stats.models import Rating, RatingChange
 from stats.ratings import PROVISIONAL_UNDER
 
@@ -174,7 +174,7 @@ def opponents(player_id: int, filters: Filters, only: int | None = None) -> list
             ahead=Count("pk", filter=Q(place__gt=F("my_place"))),
             behind=Count("pk", filter=Q(place__lt=F("my_place"))),
         )
-        .order_by("-together", Lower("player__name"), "player_id")
+        .order_by("-together", NameKey("player__name"), "player_id")
     )
     return [
         Opponent(
@@ -248,7 +248,7 @@ def leaderboard(board) -> list[Ranked]:
         ratings = ratings.annotate(counted=Subquery(in_period))
     rows = (
         ratings.filter(counted__gte=board.least)
-        .order_by("-shown", Lower("player__name"), "player_id")
+        .order_by("-shown", NameKey("player__name"), "player_id")
         .values_list(
             "player_id",
             "player__name",

@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 
 from django.core.cache import cache
-from django.db.models.functions import Lower
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -14,7 +13,7 @@ from django.utils.formats import date_format
 from django.utils.translation import get_language
 
 from games import audience, player_views
-from games.models import Claim, Player
+from games.models import Claim, NameKey, Player
 from games.validators import MAX_ID
 from stats import charts, exports, panels, queries
 from stats.forms import FiltersForm, LeaderboardForm
@@ -150,7 +149,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
         if not audience.sees_hidden():
             # A hidden name is not found by it either.
             found = found.exclude(private=True)
-        found = list(found.order_by(Lower("name"), "pk")[:SEARCH])
+        found = list(found.order_by(NameKey("name"), "pk")[:SEARCH])
     context = {
         "form": form,
         "choice": choice,

@@ -4,6 +4,10 @@ import gettext
 from pathlib import Path
 
 import polib
+from django.utils import translation
+
+from games.models import Round
+from tournaments.models import TournamentRound
 
 LOCALE = Path(__file__).resolve().parent.parent / "locale" / "ru" / "LC_MESSAGES"
 
@@ -28,3 +32,9 @@ def test_the_compiled_catalogue_matches_the_translations():
             assert translations.pgettext(entry.msgctxt, entry.msgid) == entry.msgstr
         else:
             assert translations.gettext(entry.msgid) == entry.msgstr, entry.msgid
+
+
+def test_in_russian_a_tournament_round_is_a_tur_and_a_round_of_a_match_a_raund():
+    with translation.override("ru"):
+        assert str(TournamentRound(number=2)) == "Тур 2"
+        assert str(Round(number=2)) == "Раунд 2"

@@ -5,13 +5,12 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.db.models.functions import Lower
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import pgettext, pgettext_lazy
 
 from games.labels import PRESET_LABELS
-from games.models import Match, Player
+from games.models import Match, NameKey, Player
 from games.rules import Variant
 
 # Tie-breaks, in the order a director may list them.
@@ -135,7 +134,7 @@ class Entrant(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = [Lower("player__name"), "pk"]
+        ordering = [NameKey("player__name"), "pk"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "player"], name="entrant_unique"),
         ]
@@ -156,7 +155,7 @@ class TournamentRound(models.Model):
         CLOSED = "closed", _("closed")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
-    number = models.PositiveSmallIntegerField(_("round"))
+    number = models.PositiveSmallIntegerField(pgettext_lazy("tournament", "round"))
     seed = models.BigIntegerField(_("seating seed"))
     is_final = models.BooleanField(_("final table"), default=False)
     status = models.CharField(
@@ -174,7 +173,7 @@ class TournamentRound(models.Model):
         ]
 
     def __str__(self) -> str:
-        return _("Round %(number)s") % {"number": self.number}
+        return pgettext("tournament", "Round %(number)s") % {"number": self.number}
 
     @property
     def is_closed(self) -> bool:

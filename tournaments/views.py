@@ -8,20 +8,20 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Prefetch, Q
-from django.db.models.functions import Lower
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 
 from games.exports import SafeWriter
 from games.http import local_path, unchanged
 from games.labels import changed_options, rules_summary
-from games.models import Seat
+from games.models import NameKey, Seat
+from games.names import sort_key
 from games.validators import name_problem, parse_id
 from tournaments import services
 from tournaments.forms import AddPlayersForm, ImportPlayersForm, TournamentForm
@@ -225,7 +225,7 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             "all_done": all(table.match.is_finished for table in tables),
             "players": sorted(
                 (seat for table in tables for seat in table.match.seats.all()),
-                key=lambda seat: seat.player.name.casefold(),
+                key=lambda seat: (sort_key(seat.player.name), seat.player_id),
             ),
         },
     )
@@ -253,7 +253,7 @@ def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
     writer = SafeWriter(response)
     names = [_tie_break_label(name) for name in tournament.tie_breaks]
     numbers = list(tournament.rounds.order_by("number").values_list("number", flat=True))
-    per_round = [_("Round %(number)s") % {"number": number} for number in numbers]
+    per_round = [pgettext("tournament", "Round %(number)s") % {"number": n} for n in numbers]
     writer.writerow(
         [_("Rank"), _("Player"), _("Points"), *per_round, _("Tables"), *names, _("Dropped")]
     )
@@ -285,7 +285,7 @@ def results_csv(request: HttpRequest, pk: int) -> HttpResponse:
     writer = SafeWriter(response)
     writer.writerow(
         [
-            _("Round"),
+            pgettext("tournament", "Round"),
             _("Table"),
             _("Seat"),
             _("Player"),
@@ -412,7 +412,7 @@ def directors(request: HttpRequest, pk: int) -> HttpResponse:
         "tournaments/directors.html",
         {
             "tournament": tournament,
-            "directors": tournament.directors.order_by(Lower("username")),
+            "directors": tournament.directors.order_by(NameKey("username")),
             "error": error,
         },
     )
@@ -471,7 +471,7 @@ def players(request: HttpRequest, pk: int) -> HttpResponse:
                 filter=Q(player__seats__match__table__round__tournament=tournament),
             )
         )
-        .order_by(Lower("player__name"))
+        .order_by(NameKey("player__name"), "pk")
     )
     return render(
         request,

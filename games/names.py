@@ -1,0 +1,17 @@
+"""How names sort in every list: case ignored, Ё right after Е, ties by the exact name."""
+
+from __future__ import annotations
+
+# The order is the same in both languages: Latin names in Latin order, Cyrillic names in the
+# order of the Russian alphabet, case ignored (Latin before Cyrillic, as their code points
+# fall). Keys compare by code point; ё (U+0451) comes after я there, so it is written as е
+# followed by the last code point, which puts it after every е and before ж.
+YO = "е\U0010ffff"
+# Between the folded name and the exact one: below every character a name may hold (names
+# hold no control characters), so the key orders as the pair (folded, exact) would.
+THEN = "\x01"
+
+
+def sort_key(name: str) -> str:
+    """The key every list of names sorts by (also the database's, see games.models.NameKey)."""
+    return name.casefold().replace("ё", YO) + THEN + name
