@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import play_views, player_views, views
+from games import offline_views, play_views, player_views, views
 
 app_name = "games"
 
@@ -19,11 +19,14 @@ urlpatterns = [
     path("play/<int:pk>/rematch/", play_views.rematch, name="play_rematch"),
     path("play/<int:pk>/rounds/<int:number>/", play_views.replay, name="play_replay"),
     path("rules/", views.rules, name="rules"),
+    path("sw.js", offline_views.service_worker, name="service_worker"),
+    path("offline/", offline_views.offline, name="offline"),
     path("matches/", views.match_list, name="match_list"),
     path("matches/new/", views.new_match, name="new_match"),
     path("matches/<int:pk>/", views.match_detail, name="match"),
     path("matches/<int:pk>/live/", views.match_live, name="match_live"),
     path("matches/<int:pk>/rounds/", views.round_new, name="round_new"),
+    path("matches/<int:pk>/rounds/send/", views.round_send, name="round_send"),
     path("matches/<int:pk>/rounds/<int:round_id>/", views.round_edit, name="round_edit"),
     path("matches/<int:pk>/rounds/<int:round_id>/delete/", views.round_delete, name="round_delete"),
     path("matches/<int:pk>/history/", views.match_history, name="history"),

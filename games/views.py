@@ -7,8 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.db.models.functions import Lower
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -22,7 +21,7 @@ from games import audience, extensions, labels, owners, services
 from games.forms import MatchFilterForm, NewMatchForm, RoundForm, initial_from_entries
 from games.http import unchanged
 from games.labels import outcome_label, rules_message
-from games.models import Entry, Match, Player, Round, Seat
+from games.models import Entry, Match, NameKey, Player, Round, Seat
 from games.rules import RulesError
 from games.rules.cards import RANKS, RUSSIAN_RANKS, SUIT_SYMBOLS, SUITS
 from games.sheet import Sheet, card_grid
@@ -34,7 +33,7 @@ RUSSIAN_SUITS = {"S": "п", "H": "ч", "D": "б", "C": "к"}  # the letters a sh
 
 
 def _get_match(pk: int) -> Match:
-    return get_object_or_404(Match.objects.select_related("created_by"), pk=pk)
+    return get_object_or_404(Match, pk=pk)
 
 
 def _get_match_for_edit(request: HttpRequest, pk: int) -> Match:
@@ -130,7 +129,8 @@ def _match_context(
         "round_form": round_form or bool(fields_html),
         "fields_html": fields_html,
         "card_grid": card_grid(match) if round_form and not fields_html else "",
-        "panels": extensions.match_panels(match),
+        # The live view shows no panels.
+        "panels": [] if read_only else extensions.match_panels(match, sheet),
     }
 
 
@@ -506,7 +506,11 @@ def scorekeepers(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "games/scorekeepers.html",
-        {"match": match, "keepers": match.scorekeepers.order_by(Lower("username")), "error": error},
+        {
+            "match": match,
+            "keepers": match.scorekeepers.order_by(NameKey("username")),
+            "error": error,
+        },
     )
 
 
@@ -521,3 +525,58 @@ def match_delete(request: HttpRequest, pk: int) -> HttpResponse:
         messages.success(request, _("The match has been deleted."))
         return redirect("games:match_list")
     return render(request, "games/match_delete.html", {"match": match})
+
+
+@require_POST
+def round_send(request: HttpRequest, pk: int) -> JsonResponse:
+    """A round entered while the phone had no network, sent when it is back: the same fields
+    as the round form, answered in JSON for the sheet's outbox (static/js/outbox.js).
+
+    The round names the version it was made on and the seats it was entered for; if the sheet
+    has moved on since (another scorekeeper's round, a player out), it is refused with the
+    reason and the current version, never fitted onto the new sheet. A round the server
+    already has (its answer was lost with the network) is answered as saved."""
+    match = _get_match(pk)
+    refusal = owners.refusal(match, request.user)
+    if refusal is not None:
+        return JsonResponse({"error": str(refusal)}, status=403)
+    sheet = Sheet(match)
+    form = _new_round_form(match, sheet, data=request.POST)
+    version = _posted_int(request, "version")
+    sent_for = request.POST.get("seats", "")
+    in_play = ",".join(str(seat.position) for seat in sheet.in_play)
+    if version == match.version and sent_for != in_play and not match.is_finished:
+        # The page it was entered on showed other players in play than the sheet has.
+        return _send_refused(match, _("The players in this round are not the sheet's."))
+    try:
+        if not form.is_valid():
+            return JsonResponse({"error": _form_errors(form)}, status=400)
+        services.record_round(
+            match=match, outcomes=form.outcomes(), version=version, by=request.user
+        )
+    except RulesError as error:
+        form.add_rules_error(error, sheet.names)
+        return JsonResponse({"error": _form_errors(form)}, status=400)
+    except services.RoundConflict as error:
+        if error.repeat:
+            match.refresh_from_db()
+            return JsonResponse({"version": match.version, "repeat": True})
+        return _send_refused(match, str(error))
+    except services.NotAllowed as error:
+        return JsonResponse({"error": str(error)}, status=403)
+    match.refresh_from_db()
+    return JsonResponse({"number": form.number, "version": match.version}, status=201)
+
+
+def _send_refused(match: Match, reason: str) -> JsonResponse:
+    match.refresh_from_db()
+    return JsonResponse({"error": reason, "version": match.version}, status=409)
+
+
+def _form_errors(form: RoundForm) -> str:
+    """Every error of a round form in one line, each with the player it is about."""
+    found = list(form.non_field_errors)
+    for entry in form:
+        for errors in entry.errors.values():
+            found += [f"{entry.seat.player}: {error}" for error in errors]
+    return " ".join(found)

@@ -101,3 +101,43 @@ document.addEventListener("click", (event) => {
     event.preventDefault();
   }
 });
+
+// Offline: the service worker keeps the sheets this phone opens (templates/games/sw.js).
+// Logging out forgets them; the offline page lists those it has.
+(function () {
+  "use strict";
+  const PAGES = "101-pages";
+  const SHEET = /\/matches\/\d+\/$/;
+
+  if ("serviceWorker" in navigator && document.body.dataset.serviceWorker) {
+    navigator.serviceWorker.register(document.body.dataset.serviceWorker).catch(() => {});
+  }
+
+  document.addEventListener("submit", (event) => {
+    if (event.target.matches("form[data-logout]") && "caches" in window) {
+      caches.delete(PAGES);
+    }
+  });
+
+  async function listKeptSheets(section) {
+    const cache = await caches.open(PAGES);
+    const list = section.querySelector("ul");
+    for (const request of await cache.keys()) {
+      if (!SHEET.test(new URL(request.url).pathname)) continue;
+      const page = await (await cache.match(request)).text();
+      const title = new DOMParser().parseFromString(page, "text/html").title;
+      const item = document.createElement("li");
+      const link = document.createElement("a");
+      link.href = request.url;
+      link.textContent = title || request.url;
+      item.append(link);
+      list.append(item);
+    }
+    section.hidden = list.children.length === 0;
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    const section = document.querySelector("[data-kept-sheets]");
+    if (section && "caches" in window) listKeptSheets(section);
+  });
+})();

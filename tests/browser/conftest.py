@@ -103,3 +103,19 @@ def log_in(context: BrowserContext, client, live_server):
         context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
 
     return log_in
+
+
+def cut_network(context: BrowserContext) -> None:
+    """The club room's network goes: the pages see themselves offline (`navigator.onLine`,
+    no request gets through) and every request of the context, the service worker's
+    included, fails as a cut network does. Both, because Chromium's offline emulation alone
+    has let a request through to the live server on a loaded machine."""
+    context.set_offline(True)
+    context.route("**/*", lambda route: route.abort("internetdisconnected"))
+    for page in context.pages:
+        assert page.evaluate("navigator.onLine") is False
+
+
+def restore_network(context: BrowserContext) -> None:
+    context.unroute("**/*")
+    context.set_offline(False)

@@ -1,16 +1,41 @@
 """A club night in a real browser: a latecomer joins round 1 when the director seats it again,
-a player finds their table from the home page, and the projector shows the winner at the end."""
+a player finds their table from the home page, keeps its score through a network cut, and the
+projector shows the winner at the end."""
 
 import re
 
 import pytest
 from playwright.sync_api import Page, expect
 
+from games.models import Match
+from tests.browser.conftest import cut_network, restore_network
 from tests.conftest import play_out
 from tests.tournaments.conftest import enter, make_tournament
 from tournaments import services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def wait_for_the_kept_copy(page: Page) -> None:
+    """Until the service worker has a copy of this sheet (it keeps what it serves)."""
+    for _ in range(50):
+        if page.evaluate("caches.match(location.pathname).then(Boolean)"):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("the service worker kept no copy of the sheet")
+
+
+def enter_deal(page: Page, out: int) -> None:
+    """One deal at a table of four: one player goes out with the seven of clubs, the others
+    count a few points; saved."""
+    for index, entry in enumerate(page.locator("#round-form fieldset.entry").all()):
+        if index == out:
+            entry.get_by_label("went out", exact=True).check()
+            entry.locator("input[data-cards]").fill("7♣")
+        else:
+            entry.get_by_label("points", exact=True).check()
+            entry.get_by_label("Points", exact=True).fill(str(10 + index))
+    page.get_by_role("button", name="Save round").click()
 
 
 def test_a_latecomer_joins_round_1_and_a_player_finds_their_table(
@@ -54,6 +79,36 @@ def test_a_latecomer_joins_round_1_and_a_player_finds_their_table(
     seat_now.click()
     expect(page).to_have_url(re.compile(r"/matches/\d+/$"))
     expect(page.locator("h1")).to_contain_text("bob")
+
+    # The club room loses the network for two deals; bob keeps scoring on his phone.
+    table = Match.objects.get(pk=re.search(r"/matches/(\d+)/$", page.url)[1])
+    wait_for_the_kept_copy(page)
+    posted = []  # what the page sends while the network is cut: to tell why, if anything
+    page.on("request", lambda r: r.method == "POST" and posted.append(r.url))
+    cut_network(page.context)
+    enter_deal(page, out=0)
+    expect(page.locator("#outbox-status")).to_contain_text(
+        "No network: round 1 is kept on this phone"
+    )
+    enter_deal(page, out=1)
+    kept = page.locator("#outbox li.kept")
+    expect(kept).to_have_count(2)
+    expect(kept.nth(1)).to_contain_text("Round 2 — waiting to send")
+    expect(page.locator("#round-form h2")).to_have_text("Round 3")
+    # Reopened without a network, the sheet comes from the phone, with the rounds it keeps.
+    page.reload()
+    expect(page.locator("h1")).to_contain_text("bob")
+    expect(kept).to_have_count(2)
+    assert not table.rounds.exists(), f"saved while offline; the page posted {posted}"
+    # The network is back: both are sent, in order, and the sheet shows them.
+    restore_network(page.context)
+    expect(kept).to_have_count(0, timeout=15_000)
+    expect(page.locator("#outbox-status")).to_contain_text("Sent from this phone: rounds 1, 2.")
+    expect(page.locator("#round-form h2")).to_have_text("Round 3")
+    assert list(table.rounds.values_list("number", "entered_by__username")) == [
+        (1, "bob"),
+        (2, "bob"),
+    ]
 
     # Every table finished and the round closed: the projector shows the final standings.
     round_ = tournament.rounds.get()

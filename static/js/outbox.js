@@ -1,0 +1,378 @@
+// Offline scoring on the score sheet. A round saved while the phone has no network (or while
+// earlier such rounds are still waiting) is kept on the phone, in localStorage, and shown as
+// "waiting to send"; when the network is back the rounds are sent in order to
+// games:round_send. Each names the version of the sheet it was made on: the first, the
+// version of the page; a later one, the version the round before it produced once accepted.
+// A sheet that has moved on refuses the round and says why; the round stays here until it is
+// put back in the form or discarded. Nothing is ever fitted onto a changed sheet.
+// The service worker (templates/games/sw.js) keeps a copy of the sheet so that it opens
+// offline; this script refreshes that copy after every save.
+(function () {
+  "use strict";
+
+  const PAGES = "101-pages";
+  const ASSETS = "101-assets";
+  const RETRY_MS = 20000;
+  let sending = false;
+  let lastStatus = ""; // said again when the sheet is swapped for a fresh one
+
+  function outbox() {
+    return document.getElementById("outbox");
+  }
+
+  function say(name, values) {
+    const template = document.getElementById("outbox-texts");
+    const text = template.content.querySelector(`[data-text="${name}"]`).textContent.trim();
+    return text.replace(/%\((\w+)\)s/g, (_, key) => (values || {})[key]);
+  }
+
+  function storeKey(box) {
+    return `101-outbox:${box.dataset.user}:${box.dataset.match}`;
+  }
+
+  function load(box) {
+    try {
+      return JSON.parse(localStorage.getItem(storeKey(box))) || [];
+    } catch {
+      return [];
+    }
+  }
+
+  function store(box, items) {
+    if (items.length) {
+      localStorage.setItem(storeKey(box), JSON.stringify(items));
+    } else {
+      localStorage.removeItem(storeKey(box));
+    }
+  }
+
+  // Rounds that will be sent by themselves: none once the first was refused (those after it
+  // were made on top of it); a person looks at them, and the sheet goes on without them.
+  function waiting(items) {
+    return items.length > 0 && !items[0].problem;
+  }
+
+  function roundForm() {
+    return document.querySelector("form[data-outbox]");
+  }
+
+  function typedSomething(form) {
+    return Array.from(form.querySelectorAll("input[type=text], input[type=number]")).some(
+      (input) => input.value.trim() !== "",
+    );
+  }
+
+  function status(box, message) {
+    lastStatus = message;
+    let line = document.getElementById("outbox-status");
+    if (!line) {
+      line = document.createElement("p");
+      line.id = "outbox-status";
+      line.className = "message info";
+      line.setAttribute("role", "status");
+      box.parentElement.insertBefore(line, box);
+    }
+    line.textContent = message;
+  }
+
+  // --- keeping a round ---------------------------------------------------------------------
+
+  function keep(box, form) {
+    const items = load(box);
+    const last = items[items.length - 1];
+    const heading = form.querySelector("h2[data-number]");
+    const entries = Array.from(form.querySelectorAll("[data-entry]"));
+    const fields = Array.from(new FormData(form)).filter(
+      ([name]) => name !== "csrfmiddlewaretoken" && name !== "action",
+    );
+    const item = {
+      id: `${Date.now()}-${Math.random().toString(36).slice(2)}`,
+      number: last ? last.number + 1 : Number(heading.dataset.number),
+      madeOn: last ? last.madeOn : Number(form.elements.version.value),
+      after: last ? last.id : null,
+      seats: entries
+        .map((entry) => entry.querySelector("input[data-cards]").name.match(/^s(\d+)-/)[1])
+        .join(","),
+      fields: fields,
+      lines: entries.map(describe),
+      problem: "",
+    };
+    items.push(item);
+    store(box, items);
+    form.reset();
+    form.querySelector("input[data-cards]").dispatchEvent(new Event("input", { bubbles: true }));
+    show(box);
+    status(box, say("queued", { number: item.number }));
+    send(box);
+  }
+
+  // One player's part of a kept round, for people: "Anna: went out · Q♠".
+  function describe(entry) {
+    const kind = entry.querySelector("input[type=radio]:checked");
+    const label = kind ? kind.closest("label").textContent.trim() : "";
+    const cards = entry.querySelector("input[data-cards]").value.trim();
+    const points = entry.querySelector("input[type=number]").value.trim();
+    const what = kind && kind.value === "points" ? points : cards;
+    return `${entry.dataset.name}: ${label}${what ? ` · ${what}` : ""}`;
+  }
+
+  // --- showing what is kept ----------------------------------------------------------------
+
+  function show(box) {
+    const items = load(box);
+    const form = roundForm();
+    if (form) {
+      const heading = form.querySelector("h2[data-number]");
+      const next = waiting(items) ? items[items.length - 1].number + 1 : heading.dataset.number;
+      heading.textContent = say("round", { number: next });
+      // The totals next to the names are the sheet's, before the kept rounds.
+      form.classList.toggle("has-kept-rounds", waiting(items));
+    }
+    box.replaceChildren();
+    box.hidden = items.length === 0;
+    if (!items.length) return;
+    const title = document.createElement("h2");
+    title.id = "outbox-title";
+    title.textContent = say("title");
+    const list = document.createElement("ol");
+    let blocked = false;
+    items.forEach((item) => {
+      list.append(row(box, item, blocked));
+      blocked = blocked || Boolean(item.problem);
+    });
+    box.append(title, list);
+  }
+
+  function row(box, item, blocked) {
+    const li = document.createElement("li");
+    li.className = item.problem ? "kept problem" : "kept";
+    const head = document.createElement("p");
+    const name = document.createElement("strong");
+    name.textContent = say("round", { number: item.number });
+    let state = say("waiting");
+    if (item.problem) state = say("not_sent", { reason: item.problem });
+    else if (blocked) state = say("behind");
+    head.append(name, ` — ${state}`);
+    const lines = document.createElement("ul");
+    item.lines.forEach((text) => {
+      const line = document.createElement("li");
+      line.textContent = text;
+      lines.append(line);
+    });
+    li.append(head, lines);
+    if (item.problem) {
+      const actions = document.createElement("p");
+      actions.className = "form-actions";
+      actions.append(
+        button(say("put_back"), "secondary", () => putBack(box, item.id)),
+        button(say("discard"), "link danger", () => {
+          if (window.confirm(say("discard_confirm"))) drop(box, item.id);
+        }),
+      );
+      li.append(actions);
+    }
+    return li;
+  }
+
+  function button(text, className, action) {
+    const element = document.createElement("button");
+    element.type = "button";
+    element.className = className;
+    element.textContent = text;
+    element.addEventListener("click", action);
+    return element;
+  }
+
+  // Take a kept round out; the one entered after it was made on top of it, so it cannot be
+  // sent as it is any more: it waits to be checked by a person.
+  function drop(box, id) {
+    const items = load(box);
+    const at = items.findIndex((item) => item.id === id);
+    if (at < 0) return null;
+    const [gone] = items.splice(at, 1);
+    const next = items[at];
+    if (next && next.after === id) {
+      next.after = null;
+      next.problem = say("orphan");
+    }
+    store(box, items);
+    show(box);
+    return gone;
+  }
+
+  function putBack(box, id) {
+    const form = roundForm();
+    if (!form) return;
+    const item = drop(box, id);
+    if (!item) return;
+    form.reset();
+    item.fields.forEach(([name, value]) => {
+      if (name === "version") return; // the form's own: the sheet as it is now
+      const field = form.elements[name]; // an input, or the radio buttons of a kind
+      if (field) field.value = value;
+    });
+    form.querySelector("input[data-cards]").dispatchEvent(new Event("input", { bubbles: true }));
+    form.scrollIntoView();
+  }
+
+  // --- sending -----------------------------------------------------------------------------
+
+  function csrfToken() {
+    try {
+      return JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"];
+    } catch {
+      return "";
+    }
+  }
+
+  async function send(box) {
+    if (sending || !navigator.onLine || !load(box).length) return;
+    sending = true;
+    const sent = [];
+    let refused = false;
+    try {
+      let items = load(box);
+      while (items.length && !items[0].problem) {
+        const item = items[0];
+        const data = new FormData();
+        item.fields.forEach(([name, value]) => data.append(name, value));
+        data.set("version", item.madeOn);
+        data.set("seats", item.seats);
+        data.set("action", "save");
+        status(box, say("sending"));
+        let response;
+        try {
+          response = await fetch(box.dataset.send, {
+            method: "POST",
+            body: data,
+            headers: { "X-CSRFToken": csrfToken() },
+            credentials: "same-origin",
+          });
+        } catch {
+          break; // still no network: try again later
+        }
+        const json = (response.headers.get("Content-Type") || "").includes("json");
+        const answer = json ? await response.json() : null;
+        items = load(box);
+        if (!items.length || items[0].id !== item.id) break; // changed meanwhile
+        if (response.ok && answer) {
+          items.shift();
+          const next = items[0];
+          if (next && next.after === item.id) {
+            next.after = null;
+            next.madeOn = answer.version; // the sheet as it is with this round in it
+          }
+          sent.push(item.number);
+        } else {
+          items[0].problem = (answer && answer.error) || say("failed");
+          refused = true;
+        }
+        store(box, items);
+        show(box);
+      }
+    } finally {
+      sending = false;
+    }
+    if (sent.length) status(box, say("sent", { rounds: sent.join(", ") }));
+    else if (!refused && document.getElementById("outbox-status") && load(box).length) {
+      status(box, say("queued", { number: load(box)[0].number }));
+    }
+    if (sent.length || refused) refreshSheet();
+  }
+
+  // Show the sheet as it is now, unless a round is being typed (its save shows the sheet).
+  function refreshSheet() {
+    const form = roundForm();
+    if (form && typedSomething(form)) return;
+    htmx.ajax("GET", window.location.pathname, {
+      target: "#match-body",
+      swap: "outerHTML",
+      select: "#match-body",
+    });
+  }
+
+  // --- a copy of the sheet for the service worker --------------------------------------------
+
+  // A page the service worker did not serve (the first visit) is not kept yet: keep it, and
+  // the styles and scripts it uses. Files of an earlier deploy are not needed any more.
+  function keepCopy(first) {
+    if (!("caches" in window) || !navigator.onLine) return;
+    const assets = [
+      ...Array.from(document.querySelectorAll("script[src]"), (script) => script.src),
+      ...Array.from(document.querySelectorAll("link[rel~=stylesheet], link[rel~=icon]"), (l) => l.href),
+    ];
+    if (first) {
+      caches
+        .open(PAGES)
+        .then((cache) => cache.add(window.location.pathname))
+        .catch(() => {});
+    }
+    caches
+      .open(ASSETS)
+      .then(async (cache) => {
+        for (const request of await cache.keys()) {
+          if (!assets.includes(request.url)) await cache.delete(request);
+        }
+        if (first) await cache.addAll(assets);
+      })
+      .catch(() => {});
+  }
+
+  // --- wiring --------------------------------------------------------------------------------
+
+  // A save while offline, or behind rounds still waiting, is kept instead of posted. This
+  // listens before htmx (capture), which then never sees the submit.
+  document.addEventListener(
+    "submit",
+    (event) => {
+      const form = event.target;
+      const box = outbox();
+      if (!box || !form.matches("form[data-outbox]")) return;
+      const saving = !event.submitter || event.submitter.value === "save";
+      if (navigator.onLine && (!saving || !waiting(load(box)))) return;
+      event.preventDefault();
+      event.stopPropagation();
+      if (saving) keep(box, form);
+      else status(box, say("preview_offline"));
+    },
+    true,
+  );
+
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    const form = event.detail.elt.closest && event.detail.elt.closest("form[data-outbox]");
+    if (form && event.detail.elt === form) lastStatus = ""; // a save: the sheet says how it went
+    // The live preview needs the server: without a network, say so instead of failing.
+    if (form && event.detail.elt !== form && !navigator.onLine) {
+      event.preventDefault();
+      document.getElementById("preview").textContent = say("preview_offline");
+    }
+  });
+
+  document.addEventListener("htmx:sendError", (event) => {
+    // The network went while saving: the round is kept (if it did arrive after all, the
+    // server answers "already saved" when it is sent again).
+    const box = outbox();
+    if (box && event.detail.elt.matches && event.detail.elt.matches("form[data-outbox]")) {
+      keep(box, event.detail.elt);
+    }
+  });
+
+  document.addEventListener("htmx:afterSettle", (event) => {
+    const box = outbox();
+    if (!box) return;
+    show(box);
+    if (lastStatus && !document.getElementById("outbox-status")) status(box, lastStatus);
+    if (event.detail.target && event.detail.target.id === "match-body") keepCopy(true);
+  });
+
+  document.addEventListener("DOMContentLoaded", () => {
+    const box = outbox();
+    if (!box) return;
+    show(box);
+    keepCopy(!(navigator.serviceWorker && navigator.serviceWorker.controller));
+    send(box);
+  });
+
+  window.addEventListener("online", () => outbox() && send(outbox()));
+  setInterval(() => outbox() && send(outbox()), RETRY_MS);
+})();
