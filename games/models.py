@@ -150,6 +150,13 @@ class Match(models.Model):
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True, db_index=True)
     # The creator may keep a match out of the ratings (a practice game, a mistake).
     rated = models.BooleanField(_("rated"), default=True)
+    # The sheet as last scored (services only, with the entries): a page shows it without
+    # reading every entry. A row per round, [round id, number, cells], a cell per seat in
+    # seat order: [seat id, kind, score, total, event], or null once the seat is out.
+    scored_rows = models.JSONField(default=list, editable=False)
+    # Whether a round of it was ever changed or deleted (services only): a sheet that never
+    # was does not look for corrections.
+    corrected = models.BooleanField(default=False, editable=False)
 
     objects = MatchQuerySet.as_manager()
 

@@ -521,7 +521,11 @@ def _find_round(
 def _keep_correction(
     match: Match, round_: Round, action: str, by, before: Outcomes, after: Outcomes | None = None
 ) -> None:
-    """Keep who changed or deleted an entered round, when, and its outcomes before and after."""
+    """Keep who changed or deleted an entered round, when, and its outcomes before and after
+    (in the same transaction as the change)."""
+    if not match.corrected:
+        match.corrected = True
+        match.save(update_fields=["corrected"])
     Correction.objects.create(
         match=match,
         # A deleted round is gone; its number says which it was.
@@ -599,22 +603,25 @@ def _rescore(
     result = score_match(match.variant, list(by_position), [outcome for _round, outcome in rounds])
     Entry.objects.filter(round__match=match).delete()
     entries = []
+    scored_rows = []  # what the sheet shows, as Match.scored_rows keeps it
     for (round_, outcomes), scored in zip(rounds, result.rounds, strict=True):
         events = dict(scored.events)
+        cells: dict[int, list] = {}
         for position, outcome in outcomes.items():
             kind, cards, points = _as_entered(outcome)
-            entries.append(
-                Entry(
-                    round=round_,
-                    seat=by_position[position],
-                    kind=kind,
-                    cards=cards,
-                    points=points,
-                    score=scored.scores[position],
-                    total=scored.totals[position],
-                    event=events.get(position, ""),
-                )
+            entry = Entry(
+                round=round_,
+                seat=by_position[position],
+                kind=kind,
+                cards=cards,
+                points=points,
+                score=scored.scores[position],
+                total=scored.totals[position],
+                event=events.get(position, ""),
             )
+            entries.append(entry)
+            cells[position] = [entry.seat_id, kind, entry.score, entry.total, entry.event]
+        scored_rows.append([round_.pk, round_.number, [cells.get(p) for p in sorted(by_position)]])
     Entry.objects.bulk_create(entries)
     place_of = {key: place for place, group in _places(result.standings) for key in group}
     for seat in seats:
@@ -641,8 +648,18 @@ def _rescore(
         match.finished_at = None
     elif match.finished_at is None:
         match.finished_at = finished_at or timezone.now()
+    match.scored_rows = scored_rows
     match.version += 1
-    match.save(update_fields=["status", "closed_early", "finished_at", "version", "updated_at"])
+    match.save(
+        update_fields=[
+            "status",
+            "closed_early",
+            "finished_at",
+            "scored_rows",
+            "version",
+            "updated_at",
+        ]
+    )
     owners.owner_of(match).changed(match)
     announce_results(match, finished_before, match.finished_at)
 

@@ -68,27 +68,24 @@ class Sheet:
 
     @cached_property
     def corrections(self) -> list[Correction]:
+        if not self.match.corrected:
+            return []
         return list(self.match.corrections.select_related("by"))
 
     @cached_property
     def rows(self) -> list[SheetRow]:
-        # Every round has an entry for each seat still in play, so its entries give it.
-        entries = (
-            Entry.objects.filter(round__match=self.match)
-            .order_by("round__number")
-            .values_list("round_id", "round__number", "seat_id", "kind", "score", "total", "event")
-        )
-        cells: dict[RoundRef, dict[int, Cell]] = {}
-        for round_id, number, *values in entries:
-            cells.setdefault(RoundRef(round_id, number), {})[values[0]] = Cell(*values)
+        # As the services scored them (Match.scored_rows), a cell per seat in seat order.
         latest: dict[int, Correction] = {}
         for correction in self.corrections:  # newest first
             if correction.round_id is not None:
                 latest.setdefault(correction.round_id, correction)
-        seats = [seat.pk for seat in self.seats]
         return [
-            SheetRow(round_, [by_seat.get(seat) for seat in seats], latest.get(round_.pk))
-            for round_, by_seat in cells.items()
+            SheetRow(
+                RoundRef(round_id, number),
+                [None if cell is None else Cell(*cell) for cell in cells],
+                latest.get(round_id),
+            )
+            for round_id, number, cells in self.match.scored_rows
         ]
 
     @cached_property
@@ -97,9 +94,7 @@ class Sheet:
 
     @cached_property
     def round_count(self) -> int:
-        if "rows" in self.__dict__:
-            return len(self.rows)
-        return self.match.rounds.count()
+        return len(self.match.scored_rows)
 
     @cached_property
     def standings(self) -> list[Seat]:

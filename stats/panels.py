@@ -1,14 +1,17 @@
 """What statistics add to a match's page: each player's chance to finish first while it runs
 (from the ratings), and how each rating moved once it is over.
 
-The panel is cached on the match's version and its rating pool's version; the pool's version
-lives in the cache itself (moved by every recomputation once it commits), so that a cached
-page costs no query for it.
+The panel is cached on the match's version and its rating pool's version; the chances in it
+also on the players still in play and the pool's version alone, so that the first view after
+a round that put nobody out does not work them out again. The pool's version lives in the
+cache itself (moved by every recomputation once it commits), so that a cached page costs no
+query for it.
 """
 
 from __future__ import annotations
 
 import time
+from functools import partial
 
 from django.core.cache import cache
 from django.template.loader import render_to_string
@@ -26,12 +29,23 @@ def match_panel(match: Match, sheet: Sheet) -> str:
     seats, none when cached)."""
     if not match.rated:
         return ""
-    key = (
-        f"stats:panel:{match.pk}:{match.version}:{pool_version(match.preset)}:"
-        f"{audience.cache_key()}:{get_language()}"
-    )
+    shown_to = f"{pool_version(match.preset)}:{audience.cache_key()}:{get_language()}"
+    if match.is_finished:
+        return cache.get_or_set(
+            f"stats:moves:{match.pk}:{match.version}:{shown_to}", partial(_moves, match, sheet)
+        )
     return cache.get_or_set(
-        key, lambda: _moves(match, sheet) if match.is_finished else _chances(match, sheet)
+        f"stats:panel:{match.pk}:{match.version}:{shown_to}",
+        partial(_chances_of_players, match, sheet, shown_to),
+    )
+
+
+def _chances_of_players(match: Match, sheet: Sheet, shown_to: str) -> str:
+    """The chances depend on who is still in play and their ratings, not on the rounds: the
+    first view after a round that put nobody out finds them cached."""
+    in_play = ",".join(str(seat.player_id) for seat in sheet.in_play)
+    return cache.get_or_set(
+        f"stats:chances:{match.preset}:{in_play}:{shown_to}", partial(_chances, match, sheet)
     )
 
 

@@ -16,9 +16,9 @@ pytestmark = pytest.mark.django_db
 
 # The figures of docs/benchmarks.md (bench/sheet.py, bench/standings_page.py).
 SHEET_CACHED = 1  # the match, for the version the cached sheet is keyed on
-SHEET_UNCACHED = 5  # with the ratings panel (chances, or how ratings moved)
+SHEET_UNCACHED = 3  # the match (its scored rows), the seats, the ratings panel
 SHEET_CREATOR_CACHED = 3  # the match, the session, the account (the round form is cached too)
-SHEET_CREATOR_UNCACHED = 8
+SHEET_CREATOR_UNCACHED = 5  # with the session and the account
 # The tournament page read from the cache: its row and its rounds (the standings and the current
 # round's tables are in the cached fragment); uncached, the standings and tables are read too.
 TOURNAMENT_READER = 2

@@ -1,6 +1,8 @@
 """Profiles and head-to-head pages as a visitor sees them."""
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import services
@@ -151,6 +153,34 @@ def test_a_running_match_shows_each_players_chance_to_win_from_the_ratings(clien
     skills = [Rating.objects.get(pool__preset="classic", player__name=n).skill for n in names]
     for name, chance in zip(names, win_chances(skills), strict=True):
         assert f"{name}</a> <strong>{round(100 * chance)}%</strong>" in panel
+
+
+def chances_panel(body: str) -> str:
+    start = body.index('id="chances-title"')
+    return body[start : body.index("</section>", start)]
+
+
+def test_the_chances_are_read_once_for_the_players_in_play_not_once_per_round(client, played):
+    alice = Player.objects.get(name="alice").user
+    running = make_match(alice, ["alice", "Dan", "Eve"])
+    record(running, alice, {"alice": {"out": "7C"}, "Dan": {"points": 30}, "Eve": {"points": 9}})
+    first_view = chances_panel(client.get(running.get_absolute_url()).content.decode())
+    # The next round moves the match's version, so the sheet is rendered again; the chances
+    # (the same players in play, the same ratings) are not worked out again.
+    record(running, alice, {"alice": {"points": 5}, "Dan": {"out": "7C"}, "Eve": {"points": 9}})
+    with CaptureQueriesContext(connection) as queries:
+        body = client.get(running.get_absolute_url()).content.decode()
+    assert body.count('<th scope="row" class="num">') == 3  # rounds 1 and 2, and Σ
+    assert chances_panel(body) == first_view
+    assert not [q for q in queries.captured_queries if "stats_rating" in q["sql"]]
+    # Eve goes over 101: the chances are those of the two still in play.
+    record(running, alice, {"alice": {"points": 5}, "Dan": {"out": "7C"}, "Eve": {"points": 90}})
+    panel = chances_panel(client.get(running.get_absolute_url()).content.decode())
+    names = ("alice", "Dan")
+    skills = [Rating.objects.get(pool__preset="classic", player__name=n).skill for n in names]
+    for name, chance in zip(names, win_chances(skills), strict=True):
+        assert f"{name}</a> <strong>{round(100 * chance)}%</strong>" in panel
+    assert "Eve" not in panel
 
 
 def test_a_finished_match_shows_how_each_rating_moved(client, played):
