@@ -78,7 +78,9 @@ def match_list(request: HttpRequest) -> HttpResponse:
         if not audience.sees_hidden():
             named = named.exclude(private=True)  # a hidden name finds nothing
         matches = matches.filter(seats__player__in=named).distinct()
-    page = Paginator(matches.with_seats(), PAGE_SIZE).get_page(request.GET.get("page"))
+    # A list shows no rows: their stored copy is not read.
+    listed = matches.with_seats().defer("scored_rows")
+    page = Paginator(listed, PAGE_SIZE).get_page(request.GET.get("page"))
     page.object_list = owners.label(list(page.object_list))
     template = "games/match_list.html"
     if request.htmx:
