@@ -106,10 +106,11 @@ def log_in(context: BrowserContext, client, live_server):
 
 
 def cut_network(context: BrowserContext) -> None:
-    """The club room's network goes: the pages see themselves offline (`navigator.onLine`,
-    no request gets through) and every request of the context, the service worker's
-    included, fails as a cut network does. Both, because Chromium's offline emulation alone
-    has let a request through to the live server on a loaded machine."""
+    """The club room's network goes: Chromium's offline emulation (the pages see
+    `navigator.onLine` false, no request gets out) and, besides, a route failing every
+    request the context still makes as a cut network does. A page opened afterwards is
+    offline from its start; a reloaded one may run its scripts before the emulation reaches
+    it again, so the tests open a new page rather than reload."""
     context.set_offline(True)
     context.route("**/*", lambda route: route.abort("internetdisconnected"))
     for page in context.pages:

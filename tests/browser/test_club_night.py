@@ -95,11 +95,20 @@ def test_a_latecomer_joins_round_1_and_a_player_finds_their_table(
     expect(kept).to_have_count(2)
     expect(kept.nth(1)).to_contain_text("Round 2 — waiting to send")
     expect(page.locator("#round-form h2")).to_have_text("Round 3")
-    # Reopened without a network, the sheet comes from the phone, with the rounds it keeps.
-    page.reload()
+    # bob closes the browser and opens the sheet again, still without a network: it comes
+    # from the phone, with the rounds it keeps. (A new page, not a reload: a reloaded page may
+    # run its scripts before Chromium's offline emulation reaches it again, and post.)
+    address = page.url
+    page.close()
+    page = page.context.new_page()
+    page.on("request", lambda r: r.method == "POST" and posted.append(r.url))
+    assert page.evaluate("navigator.onLine") is False
+    page.goto(address)
+    kept = page.locator("#outbox li.kept")
     expect(page.locator("h1")).to_contain_text("bob")
     expect(kept).to_have_count(2)
-    assert not table.rounds.exists(), f"saved while offline; the page posted {posted}"
+    saved = list(table.rounds.values_list("number", "entered_by__username", "created_at"))
+    assert not saved, f"saved while offline: {saved}; the page posted {posted}"
     # The network is back: both are sent, in order, and the sheet shows them.
     restore_network(page.context)
     expect(kept).to_have_count(0, timeout=15_000)
