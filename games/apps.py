@@ -4,7 +4,7 @@ from django.apps import AppConfig
 from django.db.backends.signals import connection_created
 from django.utils.translation import gettext_lazy as _
 
-from games.names import sort_key
+from games.names import search_fold, sort_key
 
 
 class GamesConfig(AppConfig):
@@ -14,10 +14,12 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from games import signals  # noqa: F401  (connects the sign-up handler)
 
-        connection_created.connect(_add_name_key)
+        connection_created.connect(_add_name_functions)
 
 
-def _add_name_key(sender, connection, **kwargs) -> None:
-    """SQLite's lower() folds only ASCII: names sort by the Python key (games.models.NameKey)."""
+def _add_name_functions(sender, connection, **kwargs) -> None:
+    """SQLite's lower() folds only ASCII: names sort and are searched by the Python functions
+    (games.models.NameKey, FoldedName)."""
     if connection.vendor == "sqlite":
         connection.connection.create_function("name_key", 1, sort_key, deterministic=True)
+        connection.connection.create_function("name_fold", 1, search_fold, deterministic=True)

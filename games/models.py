@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import audience, owners
 from games.labels import PRESET_LABELS
-from games.names import THEN, YO
+from games.names import THEN, YO, search_fold
 from games.rules import Variant
 
 
@@ -28,6 +28,26 @@ class NameKey(models.Func):
         sql, params = compiler.compile(self.source_expressions[0])
         key = f'(replace(lower({sql}), %s, %s) || %s || {sql}) COLLATE "C"'
         return key, (*params, "ё", YO, THEN, *params)
+
+
+class FoldedName(models.Func):
+    """A name as searches compare it, in SQL: games.names.search_fold on either database
+    (SQLite's own lower() and LIKE fold only ASCII letters)."""
+
+    # On SQLite, search_fold itself, registered on every connection (games.apps).
+    function = "name_fold"
+    arity = 1
+    output_field = models.TextField()
+
+    def as_postgresql(self, compiler, connection, **extra_context):
+        sql, params = compiler.compile(self.source_expressions[0])
+        return f"replace(lower({sql}), %s, %s)", (*params, "ё", "е")
+
+
+class PlayerQuerySet(models.QuerySet):
+    def named_like(self, text: str) -> PlayerQuerySet:
+        """Players whose name holds `text`, case ignored and ё read as е, on either database."""
+        return self.alias(folded=FoldedName("name")).filter(folded__contains=search_fold(text))
 
 
 class Player(models.Model):
@@ -57,6 +77,8 @@ class Player(models.Model):
     # account chooses; a club sport is public by default).
     private = models.BooleanField(_("hidden from visitors"), default=False)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = PlayerQuerySet.as_manager()
 
     class Meta:
         ordering = [NameKey("name"), "pk"]

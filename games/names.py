@@ -1,4 +1,5 @@
-"""How names sort in every list: case ignored, Ё right after Е, ties by the exact name."""
+"""How names sort in every list (case ignored, Ё right after Е, ties by the exact name) and
+how a search finds them (case ignored, ё written as е)."""
 
 from __future__ import annotations
 
@@ -15,3 +16,9 @@ THEN = "\x01"
 def sort_key(name: str) -> str:
     """The key every list of names sorts by (also the database's, see games.models.NameKey)."""
     return name.casefold().replace("ё", YO) + THEN + name
+
+
+def search_fold(text: str) -> str:
+    """A name or a searched text as searches compare them (also the database's, see
+    games.models.FoldedName): case ignored, and ё as е, as Russian is often written."""
+    return text.lower().replace("ё", "е")

@@ -74,7 +74,7 @@ def match_list(request: HttpRequest) -> HttpResponse:
     if choice["status"]:
         matches = matches.filter(status=choice["status"])
     if choice["player"]:
-        named = Player.objects.filter(name__icontains=choice["player"])
+        named = Player.objects.named_like(choice["player"])
         if not audience.sees_hidden():
             named = named.exclude(private=True)  # a hidden name finds nothing
         matches = matches.filter(seats__player__in=named).distinct()

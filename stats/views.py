@@ -145,7 +145,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     rows = queries.leaderboard(choice)
     found = []
     if choice.search:
-        found = Player.objects.filter(name__icontains=choice.search)
+        found = Player.objects.named_like(choice.search)
         if not audience.sees_hidden():
             # A hidden name is not found by it either.
             found = found.exclude(private=True)

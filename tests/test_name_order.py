@@ -8,6 +8,7 @@ from django.urls import reverse
 from games.models import Player
 from games.names import sort_key
 from stats.models import Rating, RatingPool
+from tests.conftest import make_match
 from tests.tournaments.conftest import enter, make_tournament
 from tournaments import services
 
@@ -51,9 +52,12 @@ def test_the_leaderboard_lists_equal_ratings_and_found_players_in_name_order(cli
         Rating.objects.create(pool=pool, player=player, mu=25, sigma=2, matches=10, shown=1500)
     page = client.get(reverse("stats:leaderboard"), {"preset": "classic"}).content.decode()
     assert listed(page, IN_ORDER, ">{}</a>") == IN_ORDER
+    # A search ignores case and reads ё as е: "е" finds Егор, Ель and Ёжик, in name order.
     page = client.get(reverse("stats:leaderboard"), {"search": "Е"}).content.decode()
     found = page[page.index("found-title") : page.index("board-title")]
-    assert listed(found, ["Егор", "Ель"], ">{}</a>") == ["Егор", "Ель"]
+    assert listed(found, ["Егор", "Ель", "Ёжик"], ">{}</a>") == ["Егор", "Ель", "Ёжик"]
+    for name in ("Анна", "Жора", "Борис", "Bob"):
+        assert f">{name}</a>" not in found
 
 
 @pytest.mark.django_db
@@ -86,3 +90,23 @@ def test_the_new_match_form_suggests_known_names_in_name_order(client, alice):
     client.force_login(alice)
     page = client.get(reverse("games:new_match")).content.decode()
     assert listed(page, IN_ORDER, '<option value="{}">') == IN_ORDER
+
+
+@pytest.mark.django_db
+def test_a_search_finds_cyrillic_names_whatever_their_case_and_yo(client, alice):
+    tables = {
+        names[1]: make_match(alice, names)
+        for names in (["alice", "Анна"], ["alice", "МАРИАННА"], ["alice", "Алёна"], ["alice", "Ян"])
+    }
+    url = reverse("games:match_list")
+
+    def found(text: str) -> list[str]:
+        page = client.get(url, {"player": text}).content.decode()
+        return sorted(name for name, m in tables.items() if m.get_absolute_url() in page)
+
+    assert found("анна") == ["Анна", "МАРИАННА"]
+    assert found("АННА") == ["Анна", "МАРИАННА"]
+    assert found("алена") == ["Алёна"]
+    assert found("АЛЁНА") == ["Алёна"]
+    assert found("ян") == ["Ян"]
+    assert Player.objects.named_like("мари").get().name == "МАРИАННА"
