@@ -294,7 +294,9 @@
   // --- a copy of the sheet for the service worker --------------------------------------------
 
   // A page the service worker did not serve (the first visit) is not kept yet: keep it, and
-  // the styles and scripts it uses. Files of an earlier deploy are not needed any more.
+  // the styles and scripts it uses. A page showing a message ("Round 3 deleted.") is kept
+  // again without it: the message was for this visit. Files of an earlier deploy are not
+  // needed any more.
   function keepCopy(first) {
     if (!("caches" in window) || !navigator.onLine) return;
     const assets = [
@@ -369,7 +371,8 @@
     const box = outbox();
     if (!box) return;
     show(box);
-    keepCopy(!(navigator.serviceWorker && navigator.serviceWorker.controller));
+    const served = navigator.serviceWorker && navigator.serviceWorker.controller;
+    keepCopy(!served || Boolean(document.querySelector("#match-body .messages")));
     send(box);
   });
 

@@ -65,3 +65,42 @@ def test_rounds_kept_offline_on_a_sheet_that_moved_on_wait_for_a_person(
         "409 POST",
         "console: Failed to load resource: the server responded with a status of 409 (Conflict)",
     ]
+
+
+def test_the_copy_kept_for_offline_is_the_sheet_without_the_message_of_a_visit(
+    page: Page, problems: list[str], alice, log_in
+):
+    match = make_match(alice, ["alice", "Vera", "Gleb"])
+    record(
+        match,
+        alice,
+        {"alice": {"out": "7C"}, "Vera": {"points": 12}, "Gleb": {"points": 30}},
+        {"alice": {"points": 8}, "Vera": {"out": "7C"}, "Gleb": {"points": 4}},
+    )
+    log_in(alice)
+    page.goto(match.get_absolute_url())
+    wait_for_the_kept_copy(page)
+    # alice undoes round 2 (a confirmation page, then the sheet saying so).
+    page.get_by_role("link", name="Undo round 2").click()
+    page.get_by_role("button", name="Delete the round").click()
+    expect(page.locator(".messages")).to_contain_text("Round 2 deleted.")
+    # The phone keeps the sheet as it is now, not the message of that visit.
+    for _ in range(50):
+        copy = page.evaluate("caches.match(location.pathname).then((r) => r ? r.text() : '')")
+        if "Undo round 1" in copy and "Round 2 deleted." not in copy:
+            break
+        page.wait_for_timeout(100)
+    else:
+        raise AssertionError("the kept copy still shows the message")
+
+    # Later, without a network, the sheet opens from the phone: one round, no message.
+    address = page.url
+    cut_network(page.context)
+    page.close()
+    page = page.context.new_page()
+    page.goto(address)
+    expect(page.locator("h1")).to_contain_text("alice")
+    expect(page.locator("#sheet tbody tr")).to_have_count(1)
+    expect(page.locator(".messages")).to_have_count(0)
+    restore_network(page.context)
+    assert problems == []
