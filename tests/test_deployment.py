@@ -130,6 +130,13 @@ def test_a_bad_trusted_proxy_count_stops_the_site(value):
 # --- check --deploy -----------------------------------------------------------------------
 
 
+def test_sessions_are_cached_only_in_a_cache_every_worker_shares():
+    production = settings_from(production_environment())
+    assert production["SESSION_ENGINE"] == "django.contrib.sessions.backends.cached_db"
+    development = settings_from({"DJANGO_DEBUG": "1"})
+    assert "SESSION_ENGINE" not in development  # Django's default: the database alone
+
+
 def test_check_deploy_is_clean_with_the_production_environment_of_the_readme():
     result = check_deploy(production_environment())
     assert result.returncode == 0, result.stdout + result.stderr
