@@ -118,5 +118,10 @@ def cut_network(context: BrowserContext) -> None:
 
 
 def restore_network(context: BrowserContext) -> None:
+    """The network is back. A browser tells its pages with an `online` event; Chromium's
+    emulation does not always send one to a page opened while offline, so it is sent here."""
     context.unroute("**/*")
     context.set_offline(False)
+    for page in context.pages:
+        assert page.evaluate("navigator.onLine") is True
+        page.evaluate("window.dispatchEvent(new Event('online'))")
