@@ -16,13 +16,14 @@ from tournaments import services
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def wait_for_the_kept_copy(page: Page) -> None:
-    """Until the service worker has a copy of this sheet (it keeps what it serves)."""
+def wait_for_the_kept_copy(page: Page, fits=bool) -> None:
+    """Until the phone keeps a copy of this sheet (the service worker keeps what it serves)
+    whose HTML `fits` (by default: any copy)."""
     for _ in range(50):
-        if page.evaluate("caches.match(location.pathname).then(Boolean)"):
+        if fits(page.evaluate("caches.match(location.pathname).then((r) => r ? r.text() : '')")):
             return
         page.wait_for_timeout(100)
-    raise AssertionError("the service worker kept no copy of the sheet")
+    raise AssertionError("the phone keeps no such copy of the sheet")
 
 
 def enter_deal(page: Page, out: int) -> None:

@@ -84,13 +84,9 @@ def test_the_copy_kept_for_offline_is_the_sheet_without_the_message_of_a_visit(
     page.get_by_role("button", name="Delete the round").click()
     expect(page.locator(".messages")).to_contain_text("Round 2 deleted.")
     # The phone keeps the sheet as it is now, not the message of that visit.
-    for _ in range(50):
-        copy = page.evaluate("caches.match(location.pathname).then((r) => r ? r.text() : '')")
-        if "Undo round 1" in copy and "Round 2 deleted." not in copy:
-            break
-        page.wait_for_timeout(100)
-    else:
-        raise AssertionError("the kept copy still shows the message")
+    wait_for_the_kept_copy(
+        page, fits=lambda copy: "Undo round 1" in copy and "Round 2 deleted." not in copy
+    )
 
     # Later, without a network, the sheet opens from the phone: one round, no message.
     address = page.url
