@@ -44,7 +44,8 @@ class TournamentForm(RulesFormMixin, forms.ModelForm):
             "registration_open",
         ]
         widgets = {
-            "date": forms.DateInput(attrs={"type": "date"}),
+            # A date input takes only ISO dates, never the language's format (25.11.2026).
+            "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "description": forms.Textarea(attrs={"rows": 3}),
             "table_size": forms.RadioSelect,
             "match_end": forms.RadioSelect,

@@ -140,7 +140,12 @@ def _tournament_context(request: HttpRequest, tournament: Tournament) -> dict:
         "tie_break_columns": [
             (str(TIE_BREAK_COLUMNS[name]), _tie_break_label(name)) for name in tournament.tie_breaks
         ],
-        "entrant_count": SimpleLazyObject(lambda: tournament.entrants.count()),
+        # An int, not a lazy object: Russian plural forms (n % 10 ...) need a number.
+        "entrant_count": (
+            tournament.entrants.count()
+            if is_director and tournament.status != Tournament.Status.FINISHED
+            else 0
+        ),
         "can_finish": is_director
         and tournament.status == Tournament.Status.RUNNING
         and services.can_finish(tournament),

@@ -1,0 +1,190 @@
+"""A populated site in the states people meet, for tests that visit every page: tournaments
+before seating, mid-round and finished; a running and a finished score sheet; profiles with
+charts; live tables on your move, on a turned-up Queen, at a round's end and at the match's end;
+a claim waiting for its judge.
+
+The cast: alice creates the score sheets and directs the tournaments, bob keeps score at
+alice's running sheet, carol plays (an account at the sheets, the tournaments and the live
+tables), lena asks for a guest, sam is staff."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, field
+
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from games import play, players, services
+from games.engine import Game
+from games.models import Claim, Match, Player, PlayTable
+from games.rules import PRESETS
+from tests.conftest import make_match, play_out, record
+from tournaments import services as tournaments
+from tournaments.models import Tournament
+from tournaments.standings import DEFAULT_POINTS
+
+ROLES = ("anonymous", "player", "scorekeeper", "director", "staff")
+USERNAMES = {"player": "carol", "scorekeeper": "bob", "director": "alice", "staff": "sam"}
+
+
+@dataclass
+class World:
+    users: dict[str, object]
+    tournaments: dict[str, Tournament]
+    matches: dict[str, Match]
+    tables: dict[str, PlayTable]
+    claim: Claim
+    guest: Player
+    people: dict[str, Player] = field(default_factory=dict)
+
+
+def build_world() -> World:
+    User = get_user_model()
+    users = {
+        name: User.objects.create_user(name, f"{name}@example.com", f"{name}-password")
+        for name in ("alice", "bob", "carol", "lena")
+    }
+    users["sam"] = User.objects.create_superuser("sam", "sam@example.com", "sam-password")
+    alice, bob, carol = users["alice"], users["bob"], users["carol"]
+
+    finished = make_match(alice, ["alice", "carol", "Anna", "Boris"])
+    play_out(finished, alice, winner_index=1)
+    # More finished matches, so that carol's profile draws its charts.
+    for winner in (0, 2, 1):
+        other = make_match(alice, ["alice", "carol", "Anna"])
+        play_out(other, alice, winner_index=winner)
+    running = make_match(alice, ["alice", "carol", "Anna", "Boris"])
+    record(
+        running,
+        alice,
+        {
+            "alice": {"hand": "AC 10H"},
+            "carol": {"out": "QS"},
+            "Anna": {"points": 17},
+            "Boris": {"points": 5},
+        },
+        {
+            "alice": {"out": "9C"},
+            "carol": {"hand": "KH JH"},
+            "Anna": {"points": 3},
+            "Boris": {"points": 9},
+        },
+    )
+    services.add_scorekeeper(match=running, username="bob", by=alice)
+    running.refresh_from_db()
+
+    return World(
+        users=users,
+        tournaments=_tournaments(alice),
+        matches={"running": running, "finished": finished},
+        tables=_tables(carol),
+        claim=players.ask(guest=Player.objects.get(name="Boris"), by=users["lena"]),
+        guest=Player.objects.get(name="Anna"),
+        people={
+            "carol": Player.objects.get(user=carol),
+            "alice": Player.objects.get(user=alice),
+            "bob": players.own_player(bob),
+        },
+    )
+
+
+def _tournament(alice, name: str, names: list[str]) -> Tournament:
+    tournament = tournaments.create_tournament(
+        created_by=alice,
+        variant=PRESETS["classic"],
+        name=name,
+        date=timezone.localdate(),
+        place="Клуб «Туз»",
+        preset="classic",
+        rounds_planned=2,
+        table_size=4,
+        match_end="played_out",
+        points_by_place={str(k): [float(p) for p in v] for k, v in DEFAULT_POINTS.items()},
+        tie_breaks=["penalty_total", "deals_won"],
+    )
+    tournaments.add_entrants(tournament=tournament, names=names, by=alice, checked_in=True)
+    return tournament
+
+
+def _tournaments(alice) -> dict[str, Tournament]:
+    names = ["carol", "Анна", "Борис", "Вера", "Глеб", "Даша", "Егор", "Женя"]
+    before = _tournament(alice, "Вечер в клубе", names)
+    middle = _tournament(alice, "Кубок осени", names)
+    first = tournaments.seat_next_round(tournament=middle, by=alice)
+    play_out(first.tables.order_by("number").first().match, alice)
+    over = _tournament(alice, "Финал года", names)
+    for _ in range(2):
+        round_ = tournaments.seat_next_round(tournament=over, by=alice)
+        for table in round_.tables.all():
+            play_out(table.match, alice)
+        tournaments.close_round(round_=round_, by=alice)  # the last one finishes it
+    for tournament in (before, middle, over):
+        tournament.refresh_from_db()
+    return {"before": before, "running": middle, "finished": over}
+
+
+def _seed_where(wanted, preset: str = "aaow", seats: int = 2) -> int:
+    """The first seed whose first deal is `wanted` (a table deals from its seed)."""
+    for seed in range(1000):
+        if wanted(Game.new(PRESETS[preset], players=seats, seed=seed)):
+            return seed
+    raise AssertionError("no seed deals the position wanted")
+
+
+def _table(carol, wanted, preset: str = "aaow") -> PlayTable:
+    """carol against the greedy bot, the first seat to move hers."""
+    return play.create_table(
+        by=carol,
+        preset=preset,
+        variant=PRESETS[preset],
+        seats=["me", "greedy"],
+        seed=_seed_where(wanted, preset),
+    )
+
+
+def _carols_turn(game: Game) -> bool:
+    return game.to_move == 0 and not game.opening_queen
+
+
+def _turned_up_queen(game: Game) -> bool:
+    return game.to_move == 0 and game.opening_queen
+
+
+def _play_on(table: PlayTable, user, *, until) -> PlayTable:
+    """carol makes her first legal move and the bot its own until `until(game, table)`."""
+    for _ in range(5000):
+        table.refresh_from_db()
+        game = Game.from_json(table.state)
+        if until(game, table):
+            return table
+        if game.round_over:
+            play.next_round(table=table, user=user, version=table.version)
+        elif game.to_move == 0:
+            play.play(table=table, user=user, move=game.legal_moves()[0], version=table.version)
+        else:
+            play.step(table=table, now=timezone.now() + datetime.timedelta(hours=1))
+    raise AssertionError("the table never got there")
+
+
+def _tables(carol) -> dict[str, PlayTable]:
+    round_over = _play_on(
+        _table(carol, _carols_turn), carol, until=lambda game, table: game.round_over
+    )
+    match_over = _play_on(
+        _table(carol, _carols_turn, preset="classic"),
+        carol,
+        until=lambda game, table: table.status == PlayTable.Status.FINISHED,
+    )
+    # The pause before the next deal does not run out while a test visits the table.
+    PlayTable.objects.filter(pk=round_over.pk).update(server_moves_at=None)
+    waiting = play.create_table(
+        by=carol, preset="classic", variant=PRESETS["classic"], seats=["me", "open"], public=True
+    )
+    return {
+        "your_move": _table(carol, _carols_turn),
+        "turned_up_queen": _table(carol, _turned_up_queen),
+        "round_over": round_over,
+        "match_over": match_over,
+        "waiting": waiting,
+    }
