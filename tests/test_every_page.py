@@ -23,6 +23,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 from django.test import Client, override_settings
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils import translation
 
 from tests.world import ROLES, USERNAMES, World, build_world
 
@@ -320,9 +321,29 @@ def problems_of(path: str, response, language: str, english: list[str]) -> list[
     return found
 
 
+@pytest.fixture
+def counts(monkeypatch) -> list[str]:
+    """Every number a page counts with (a blocktranslate count, an ngettext) that is not an
+    int: English's plural rule takes anything, Russian's n % 10 only a number."""
+    found: list[str] = []
+
+    def checked(function, number_at):
+        def count(*arguments, **named):
+            number = named.get("number", arguments[number_at] if len(arguments) > number_at else 0)
+            if type(number) is not int:
+                found.append(f"{function.__name__} counted with {type(number).__name__}")
+            return function(*arguments, **named)
+
+        return count
+
+    monkeypatch.setattr(translation, "ngettext", checked(translation.ngettext, 2))
+    monkeypatch.setattr(translation, "npgettext", checked(translation.npgettext, 3))
+    return found
+
+
 @pytest.mark.parametrize("role", ROLES)
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_every_page_answers_in_the_language_asked_for(world, english, role, language):
+def test_every_page_answers_in_the_language_asked_for(world, english, counts, role, language):
     client = Client(HTTP_ACCEPT_LANGUAGE=language, raise_request_exception=False)
     if role != "anonymous":
         client.force_login(world.users[USERNAMES[role]])
@@ -332,6 +353,7 @@ def test_every_page_answers_in_the_language_asked_for(world, english, role, lang
         # A page's htmx fragment too (a live refresh, a swapped form).
         found += problems_of(path, client.get(path, HTTP_HX_REQUEST="true"), language, english)
     assert found == [], "\n".join(found)
+    assert sorted(set(counts)) == []
 
 
 def test_the_walk_knows_the_states_people_meet(world):
