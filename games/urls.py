@@ -31,6 +31,7 @@ urlpatterns = [
     path("matches/<int:pk>/rounds/<int:round_id>/delete/", views.round_delete, name="round_delete"),
     path("matches/<int:pk>/history/", views.match_history, name="history"),
     path("matches/<int:pk>/rematch/", views.rematch, name="rematch"),
+    path("matches/<int:pk>/rated/", views.set_rated, name="rated"),
     path("matches/<int:pk>/scorekeepers/", views.scorekeepers, name="scorekeepers"),
     path("matches/<int:pk>/delete/", views.match_delete, name="match_delete"),
     path("matches/<int:pk>/leave/", views.leave, name="leave"),

@@ -467,6 +467,22 @@ def round_delete(request: HttpRequest, pk: int, round_id: int) -> HttpResponse:
 
 
 @require_POST
+def set_rated(request: HttpRequest, pk: int) -> HttpResponse:
+    """The creator counts a score sheet in the ratings or keeps it out (a practice match)."""
+    match = _get_match_for_creator(request, pk)
+    rated = {"1": True, "0": False}.get(request.POST.get("rated", ""))
+    if rated is None or not match.is_casual:
+        messages.error(request, _("Only a score sheet's creator can choose whether it is rated."))
+        return redirect(match)
+    services.set_rated(match=match, rated=rated, by=request.user)
+    if rated:
+        messages.success(request, _("The match counts in the ratings."))
+    else:
+        messages.success(request, _("The match is kept out of the ratings: a practice match."))
+    return redirect(match)
+
+
+@require_POST
 def rematch(request: HttpRequest, pk: int) -> HttpResponse:
     match = _get_match_for_edit(request, pk)
     try:

@@ -104,6 +104,7 @@ def states(world: World) -> dict[str, list[dict]]:
         "games:round_delete": [{"pk": m["running"].pk, "round_id": running_round.pk}],
         "games:history": every_match,
         "games:rematch": [{"pk": m["finished"].pk}],
+        "games:rated": [{"pk": m["finished"].pk}],
         "games:scorekeepers": [{"pk": m["running"].pk}],
         "games:match_delete": every_match,
         "games:leave": [{"pk": m["running"].pk}],

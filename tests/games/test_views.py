@@ -9,7 +9,7 @@ from django.urls import reverse
 from games import services
 from games.models import Entry, Match
 from games.rules import Variant
-from tests.conftest import make_match, record, round_at, rules_form_data
+from tests.conftest import make_match, play_out, record, round_at, rules_form_data
 from tests.tournaments.conftest import enter, make_tournament
 from tournaments import services as tournaments
 
@@ -676,3 +676,35 @@ def test_a_live_view_refresh_that_finds_nothing_new_is_answered_without_a_page(
         headers={"HX-Request": "true"},
     )
     assert huge.status_code == 404
+
+
+def test_the_creator_keeps_a_score_sheet_out_of_the_ratings_and_counts_it_again(client, alice):
+    from stats.models import RatingChange
+
+    match = make_match(alice, ["alice", "Dan"])
+    play_out(match, alice)
+    assert RatingChange.objects.filter(match=match).count() == 2
+    client.force_login(alice)
+    page = client.get(match.get_absolute_url()).content.decode()
+    assert "Keep out of the ratings" in page and "not rated" not in page
+
+    response = client.post(reverse("games:rated", args=[match.pk]), {"rated": "0"}, follow=True)
+    page = response.content.decode()
+    assert "The match is kept out of the ratings: a practice match." in page
+    assert "not rated (a practice match)" in page and "Count in the ratings" in page
+    assert not RatingChange.objects.filter(match=match).exists()
+
+    client.post(reverse("games:rated", args=[match.pk]), {"rated": "1"})
+    assert RatingChange.objects.filter(match=match).count() == 2
+
+
+def test_only_the_creator_may_rate_a_sheet_and_a_bad_choice_changes_nothing(client, alice, bob):
+    match = make_match(alice, ["alice", "bob"])
+    client.force_login(bob)
+    assert "Keep out of the ratings" not in client.get(match.get_absolute_url()).content.decode()
+    assert client.post(reverse("games:rated", args=[match.pk]), {"rated": "0"}).status_code == 403
+    client.force_login(alice)
+    response = client.post(reverse("games:rated", args=[match.pk]), {"rated": "maybe"}, follow=True)
+    assert "Only a score sheet&#x27;s creator can choose" in response.content.decode()
+    match.refresh_from_db()
+    assert match.rated
