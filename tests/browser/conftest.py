@@ -6,10 +6,11 @@ chromium (.ci/run). Without it the browser tests are skipped, except in CI where
 
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from django.conf import settings
+from django.utils import translation
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 CHROMIUM_ARGS = [
@@ -47,9 +48,35 @@ def browser(chromium_path: str) -> Iterator[Browser]:
         browser.close()
 
 
+# The browser's language: it sends Accept-Language, and the site answers in it.
+BROWSER_LOCALES = {"en": "en-GB", "ru": "ru-RU"}
+
+
 @pytest.fixture
-def context(browser: Browser, live_server) -> Iterator[BrowserContext]:
-    context = browser.new_context(base_url=live_server.url, locale="en-GB")
+def language() -> str:
+    """English, unless a test is parametrized over `language` (most of our players read
+    Russian: the main stories run in both)."""
+    return "en"
+
+
+@pytest.fixture
+def t(language: str) -> Callable[..., str]:
+    """A message as the site shows it in the browser's language: `t("Round %(number)s saved.",
+    number=1)`; `context=` for a message with a context."""
+
+    def translate(message: str, context: str | None = None, **values) -> str:
+        with translation.override(language):
+            text = (
+                translation.pgettext(context, message) if context else translation.gettext(message)
+            )
+        return text % values if values else text
+
+    return translate
+
+
+@pytest.fixture
+def context(browser: Browser, live_server, language: str) -> Iterator[BrowserContext]:
+    context = browser.new_context(base_url=live_server.url, locale=BROWSER_LOCALES[language])
     context.set_default_timeout(5_000)
     yield context
     context.close()

@@ -19,10 +19,10 @@ def player_entry(page: Page, name: str) -> Locator:
     )
 
 
-def tap_cards(page: Page, name: str, cards: str, *, went_out: bool = False) -> None:
+def tap_cards(page: Page, name: str, cards: str, *, went_out: bool = False, t=str) -> None:
     """Choose the player's outcome and tap their cards in the card grid, as at the table."""
     entry = player_entry(page, name)
-    outcome = "went out" if went_out else "cards left"
+    outcome = t("went out") if went_out else t("cards left")
     entry.locator("label.kind", has_text=outcome).click()
     expect(entry.get_by_role("radio", name=outcome)).to_be_checked()
     for card in cards.split():
@@ -31,86 +31,98 @@ def tap_cards(page: Page, name: str, cards: str, *, went_out: bool = False) -> N
         expect(button).to_have_attribute("aria-pressed", "true")
 
 
-def save_round(page: Page, number: int, preview_totals: list[str]) -> None:
+def save_round(page: Page, number: int, preview_totals: list[str], t) -> None:
     """Wait until the live preview shows this round's totals, then press "Save round"."""
     preview = page.locator("#preview")
-    expect(preview.locator("caption")).to_have_text("If saved")
+    expect(preview.locator("caption")).to_have_text(t("If saved"))
     expect(preview.locator("tbody td:nth-child(3)")).to_have_text(preview_totals)
-    page.get_by_role("button", name="Save round").click()
-    expect(page.locator("#match-body .messages")).to_have_text(f"Round {number} saved.")
+    page.get_by_role("button", name=t("Save round")).click()
+    expect(page.locator("#match-body .messages")).to_have_text(
+        t("Round %(number)s saved.", number=number)
+    )
     expect(page.locator("#sheet tbody tr")).to_have_count(number)
-    expect(page.locator("#round-form h2")).to_have_text(f"Round {number + 1}")
+    expect(page.locator("#round-form h2")).to_have_text(t("Round %(number)s", number=number + 1))
 
 
 def sheet_row(page: Page, number: int) -> Locator:
     return page.locator("#sheet tbody tr").nth(number - 1).locator("td.cell")
 
 
+@pytest.mark.parametrize("language", ["en", "ru"])
 def test_a_new_player_signs_up_starts_a_match_and_scores_three_rounds_by_tapping_cards(
-    page: Page, problems: list[str]
+    page: Page, problems: list[str], t
 ):
     # Sign up with allauth's own form.
     page.goto("/accounts/signup/")
     page.locator("input[name=username]").fill("alice")
     page.locator("input[name=password1]").fill(PASSWORD)
     page.locator("input[name=password2]").fill(PASSWORD)
-    page.get_by_role("button", name="Sign Up").click()
-    expect(page.get_by_role("button", name="Log out")).to_have_attribute(
-        "title", "Signed in as alice"
+    page.get_by_role("button", name=t("Sign Up")).click()
+    expect(page.get_by_role("button", name=t("Log out"))).to_have_attribute(
+        "title", t("Signed in as %(name)s", name="alice")
     )
 
     # A new match: the new account is player 1, two guests join, classic rules.
-    page.get_by_role("navigation").get_by_role("link", name="New match").click()
-    expect(page.get_by_label("Player 1")).to_have_value("alice")
-    page.get_by_label("Player 2").fill("Boris")
-    page.get_by_label("Player 3").fill("Vera")
+    page.get_by_role("navigation").get_by_role("link", name=t("New match")).click()
+    expect(page.get_by_label(t("Player %(number)s", number=1))).to_have_value("alice")
+    page.get_by_label(t("Player %(number)s", number=2)).fill("Борис")
+    page.get_by_label(t("Player %(number)s", number=3)).fill("Vera")
     # Classic is the default; picking a preset refills the house-rule options (htmx).
-    reset_at_100 = page.get_by_label("A total of exactly 100 becomes 50")
-    expect(page.get_by_role("radio", name="Classic")).to_be_checked()
+    reset_at_100 = page.get_by_label(t("A total of exactly 100 becomes 50"))
+    expect(page.get_by_role("radio", name=t("Classic"))).to_be_checked()
     expect(reset_at_100).to_be_checked()
-    page.locator("label.preset", has_text="Table conventions").click()
+    page.locator("label.preset", has_text=t("Table conventions")).click()
     expect(reset_at_100).not_to_be_checked()
-    page.locator("label.preset", has_text="Classic").click()
+    page.locator("label.preset", has_text=t("Classic")).click()
     expect(reset_at_100).to_be_checked()
-    page.get_by_role("button", name="Start the match").click()
+    page.get_by_role("button", name=t("Start the match")).click()
     expect(page).to_have_url(re.compile(r"/matches/\d+/$"))
-    expect(page.get_by_role("heading", level=1)).to_have_text("alice · Boris · Vera")
-    expect(page.locator("#sheet")).to_contain_text("No rounds yet.")
+    expect(page.get_by_role("heading", level=1)).to_have_text("alice · Борис · Vera")
+    expect(page.locator("#sheet")).to_contain_text(
+        t("No rounds yet. Enter the first round below when it has been played.")
+    )
     assert page.evaluate("typeof window.htmx") == "object", "htmx did not load"
     # Rounds must be saved through htmx, in place: this marker would not survive a reload.
     page.evaluate("window.sameDocument = true")
 
     # Round 1: alice goes out with Q♠ (−40); Boris holds four Aces and four Tens
     # (4 × 11 + 4 × 10 = 84); Vera holds only Queens (classic: 20 each, not 3 each).
-    tap_cards(page, "alice", "QS", went_out=True)
-    tap_cards(page, "Boris", "AS AH AD AC 10S 10H 10D 10C")
-    tap_cards(page, "Vera", "QH QD QC")
-    save_round(page, 1, ["-40", "84", "60"])
+    tap_cards(page, "alice", "QS", went_out=True, t=t)
+    tap_cards(page, "Борис", "AS AH AD AC 10S 10H 10D 10C", t=t)
+    tap_cards(page, "Vera", "QH QD QC", t=t)
+    save_round(page, 1, ["-40", "84", "60"], t)
     expect(sheet_row(page, 1)).to_have_text(["-40 -40", "+84 84", "+60 60"])
 
     # Round 2: alice goes out with 7♣ (0); Boris 84 + 16 = 100 becomes 50;
     # Vera 60 + 41 = 101 becomes 0.
-    tap_cards(page, "alice", "7C", went_out=True)
-    tap_cards(page, "Boris", "10S 6S")
-    tap_cards(page, "Vera", "AS AH AD 8S")
-    save_round(page, 2, ["-40", "50 reset to 50", "0 reset to 0"])
-    expect(sheet_row(page, 2)).to_have_text(["0 -40", "+16 50 reset to 50", "+41 0 reset to 0"])
+    tap_cards(page, "alice", "7C", went_out=True, t=t)
+    tap_cards(page, "Борис", "10S 6S", t=t)
+    tap_cards(page, "Vera", "AS AH AD 8S", t=t)
+    to_50, to_0 = f"50 {t('reset to 50')}", f"0 {t('reset to 0')}"
+    save_round(page, 2, ["-40", to_50, to_0], t)
+    expect(sheet_row(page, 2)).to_have_text(["0 -40", f"+16 {to_50}", f"+41 {to_0}"])
 
     # Round 3: Vera goes out with Q♥ (−20); alice holds K♠ (4);
     # Boris 50 + 84 = 134 is above 101: he loses, the other two play on (last survivor).
-    tap_cards(page, "Vera", "QH", went_out=True)
-    tap_cards(page, "alice", "KS")
-    tap_cards(page, "Boris", "AS AH AD AC 10S 10H 10D 10C")
-    save_round(page, 3, ["-36", "134 lost", "-20"])
-    expect(sheet_row(page, 3)).to_have_text(["+4 -36", "+84 134 lost", "-20 -20"])
+    tap_cards(page, "Vera", "QH", went_out=True, t=t)
+    tap_cards(page, "alice", "KS", t=t)
+    tap_cards(page, "Борис", "AS AH AD AC 10S 10H 10D 10C", t=t)
+    save_round(page, 3, ["-36", f"134 {t('lost')}", "-20"], t)
+    expect(sheet_row(page, 3)).to_have_text(["+4 -36", f"+84 134 {t('lost')}", "-20 -20"])
 
     expect(page.locator("#sheet tfoot td")).to_have_text(["-36", "134", "-20"])
-    expect(page.locator("#sheet thead th.lost")).to_have_text("Boris")
+    expect(page.locator("#sheet thead th.lost")).to_have_text("Борис")
     standings = page.locator("#sheet .standings")
     expect(standings.locator("li")).to_have_text(
-        ["1 alice -36", "2 Vera -20", "3 Boris 134 lost in round 3"]
+        [
+            "1 alice -36",
+            "2 Vera -20",
+            f"3 Борис 134 {t('lost in round %(number)s', number=3)}",
+        ]
     )
-    expect(standings.locator(".leads")).to_have_text("Vera leads the next round.")
+    expect(standings.locator(".leads")).to_have_text(
+        t("%(name)s leads the next round.", name="Vera")
+    )
     # Round 4 is for the two players still in the match.
     expect(page.locator("#round-form legend")).to_have_text(["alice (-36)", "Vera (-20)"])
 
