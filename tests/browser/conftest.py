@@ -69,6 +69,8 @@ def t(language: str) -> Callable[..., str]:
             text = (
                 translation.pgettext(context, message) if context else translation.gettext(message)
             )
+        if "%%" in message:  # a {% translate %} tag's message: its % are doubled
+            text = text.replace("%%", "%")
         return text % values if values else text
 
     return translate

@@ -26,21 +26,22 @@ def wait_for_the_kept_copy(page: Page, fits=bool) -> None:
     raise AssertionError("the phone keeps no such copy of the sheet")
 
 
-def enter_deal(page: Page, out: int) -> None:
+def enter_deal(page: Page, out: int, t) -> None:
     """One deal at a table of four: one player goes out with the seven of clubs, the others
     count a few points; saved."""
     for index, entry in enumerate(page.locator("#round-form fieldset.entry").all()):
         if index == out:
-            entry.get_by_label("went out", exact=True).check()
+            entry.get_by_label(t("went out"), exact=True).check()
             entry.locator("input[data-cards]").fill("7♣")
         else:
-            entry.get_by_label("points", exact=True).check()
-            entry.get_by_label("Points", exact=True).fill(str(10 + index))
-    page.get_by_role("button", name="Save round").click()
+            entry.get_by_label(t("points"), exact=True).check()
+            entry.get_by_label(t("Points"), exact=True).fill(str(10 + index))
+    page.get_by_role("button", name=t("Save round")).click()
 
 
+@pytest.mark.parametrize("language", ["en", "ru"])
 def test_a_latecomer_joins_round_1_and_a_player_finds_their_table(
-    page: Page, problems: list[str], alice, bob, log_in
+    page: Page, problems: list[str], alice, bob, log_in, t
 ):
     tournament = make_tournament(alice, rounds_planned=1)
     enter(tournament, ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor", "bob"], alice)
@@ -49,10 +50,10 @@ def test_a_latecomer_joins_round_1_and_a_player_finds_their_table(
 
     # The latecomer arrives after round 1 was seated: added, they would wait for round 2...
     page.goto(f"/tournaments/{tournament.pk}/players/")
-    page.get_by_label("Players", exact=True).fill("Late")
-    page.get_by_label("Checked in already").check()
-    page.get_by_role("button", name="Add", exact=True).click()
-    expect(page.locator(".players-table")).to_contain_text("joins in round 2")
+    page.get_by_label(t("Players"), exact=True).fill("Late")
+    page.get_by_label(t("Checked in already")).check()
+    page.get_by_role("button", name=t("Add"), exact=True).click()
+    expect(page.locator(".players-table")).to_contain_text(t("joins in round %(number)s", number=2))
     # ...but nobody has played yet, so the director seats round 1 again, after confirming.
     page.goto(f"/tournaments/{tournament.pk}/rounds/1/")
     asked = []
@@ -62,9 +63,11 @@ def test_a_latecomer_joins_round_1_and_a_player_finds_their_table(
         dialog.accept()
 
     page.once("dialog", confirm)
-    page.get_by_role("button", name="Seat this round again").click()
-    expect(page.locator(".messages")).to_contain_text("Round 1 has been seated again.")
-    assert asked and asked[0].startswith("Seat this round again?")
+    page.get_by_role("button", name=t("Seat this round again")).click()
+    expect(page.locator(".messages")).to_contain_text(
+        t("Round %(number)s has been seated again.", number=1)
+    )
+    assert asked and asked[0].startswith(t("Seat this round again") + "?")
     seated = page.locator("#tables .table-seats li .name").all_inner_texts()
     assert sorted(seated) == sorted(
         ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor", "bob", "Late"]
@@ -75,8 +78,11 @@ def test_a_latecomer_joins_round_1_and_a_player_finds_their_table(
     log_in(bob)
     page.goto("/")
     seat_now = page.locator("a.seat-now")
-    expect(seat_now).to_contain_text("Club night · Round 1")
-    expect(seat_now).to_contain_text(re.compile(r"Table \d, seat \d"))
+    expect(seat_now).to_contain_text(
+        f"Club night · {t('Round %(number)s', context='tournament', number=1)}"
+    )
+    table_and_seat = t("Table %(table)s, seat %(seat)s", table="[0-9]", seat="[0-9]")
+    expect(seat_now).to_contain_text(re.compile(table_and_seat))
     seat_now.click()
     expect(page).to_have_url(re.compile(r"/matches/\d+/$"))
     expect(page.locator("h1")).to_contain_text("bob")
@@ -87,15 +93,21 @@ def test_a_latecomer_joins_round_1_and_a_player_finds_their_table(
     posted = []  # what the page sends while the network is cut: to tell why, if anything
     page.on("request", lambda r: r.method == "POST" and posted.append(r.url))
     cut_network(page.context)
-    enter_deal(page, out=0)
+    enter_deal(page, out=0, t=t)
     expect(page.locator("#outbox-status")).to_contain_text(
-        "No network: round 1 is kept on this phone"
+        t(
+            "No network: round %%(number)s is kept on this phone and will be sent when the "
+            "network is back.",
+            number=1,
+        )
     )
-    enter_deal(page, out=1)
+    enter_deal(page, out=1, t=t)
     kept = page.locator("#outbox li.kept")
     expect(kept).to_have_count(2)
-    expect(kept.nth(1)).to_contain_text("Round 2 — waiting to send")
-    expect(page.locator("#round-form h2")).to_have_text("Round 3")
+    expect(kept.nth(1)).to_contain_text(
+        f"{t('Round %%(number)s', number=2)} — {t('waiting to send')}"
+    )
+    expect(page.locator("#round-form h2")).to_have_text(t("Round %(number)s", number=3))
     # bob closes the browser and opens the sheet again, still without a network: it comes
     # from the phone, with the rounds it keeps. (A new page, not a reload: a reloaded page may
     # run its scripts before Chromium's offline emulation reaches it again, and post.)
@@ -113,8 +125,10 @@ def test_a_latecomer_joins_round_1_and_a_player_finds_their_table(
     # The network is back: both are sent, in order, and the sheet shows them.
     restore_network(page.context)
     expect(kept).to_have_count(0, timeout=15_000)
-    expect(page.locator("#outbox-status")).to_contain_text("Sent from this phone: rounds 1, 2.")
-    expect(page.locator("#round-form h2")).to_have_text("Round 3")
+    expect(page.locator("#outbox-status")).to_contain_text(
+        t("Sent from this phone: rounds %%(rounds)s.", rounds="1, 2")
+    )
+    expect(page.locator("#round-form h2")).to_have_text(t("Round %(number)s", number=3))
     assert list(table.rounds.values_list("number", "entered_by__username")) == [
         (1, "bob"),
         (2, "bob"),
@@ -127,8 +141,8 @@ def test_a_latecomer_joins_round_1_and_a_player_finds_their_table(
     services.close_round(round_=round_, by=alice)
     page.set_viewport_size({"width": 1280, "height": 720})
     page.goto(f"/tournaments/{tournament.pk}/projector/")
-    expect(page.locator(".round-name")).to_have_text("Final standings")
-    expect(page.locator(".projector-winner")).to_contain_text("Winner:")
+    expect(page.locator(".round-name")).to_have_text(t("Final standings"))
+    expect(page.locator(".projector-winner")).to_contain_text(t("Winner") + ":")
     expect(page.locator(".projector-standings li")).to_have_count(8)
     expect(page.locator("#screen a, #screen button")).to_have_count(0)
     assert problems == []
