@@ -1,0 +1,84 @@
+"""Long names on a phone: on the pages people read at a table, no word (a name above all)
+breaks across two lines; a name too long for its place is cut at the edge instead."""
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import Page
+
+from games import play
+from games.models import Player
+from games.rules import PRESETS
+from tests.conftest import make_match, record
+from tests.tournaments.conftest import enter, make_tournament
+from tournaments import services
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+LONG_NAMES = ["Константинопольская", "Александр Длинноимённый", "Жозефина-Анастасия", "Ёж"]
+
+# Every word of the page's main part whose letters the browser laid out on more than one line
+# (a hyphenated name may wrap at its hyphen, as at a space).
+BROKEN_WORDS = """() => {
+  const broken = [];
+  const walker = document.createTreeWalker(document.querySelector("main"), NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const word of node.data.matchAll(/[^\\s\u2010-\u2014-]+/g)) {
+      const range = document.createRange();
+      range.setStart(node, word.index);
+      range.setEnd(node, word.index + word[0].length);
+      const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+      if (tops.size > 1) broken.push(word[0]);
+    }
+  }
+  return broken;
+}"""
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_no_name_breaks_inside_a_word_on_a_phone(
+    page: Page, problems: list[str], alice, log_in, django_user_model
+):
+    long_user = django_user_model.objects.create_user("Константин_Константинопольский", "", "x")
+    match = make_match(alice, LONG_NAMES)
+    record(
+        match,
+        alice,
+        {
+            LONG_NAMES[0]: {"out": "QS"},
+            LONG_NAMES[1]: {"hand": "AC 10H"},
+            LONG_NAMES[2]: {"points": 17},
+            LONG_NAMES[3]: {"hand": "9D"},
+        },
+    )
+    tournament = make_tournament(alice, name="Открытый чемпионат Константинопольского клуба")
+    enter(tournament, [*LONG_NAMES, "Анна", "Борис", "Вера", "Глеб"], alice)
+    services.seat_next_round(tournament=tournament, by=alice)
+    table = play.create_table(
+        by=long_user,
+        preset="classic",
+        variant=PRESETS["classic"],
+        seats=["me", "greedy", "random", "expert"],
+        seed=3,
+    )
+    profile = Player.objects.get(name=LONG_NAMES[1])
+    pages = {
+        "score sheet": match.get_absolute_url(),
+        "live view": reverse("games:match_live", args=[match.pk]),
+        "tournament": tournament.get_absolute_url(),
+        "projector": reverse("tournaments:projector", args=[tournament.pk]),
+        "round": reverse("tournaments:round", args=[tournament.pk, 1]),
+        "profile": reverse("stats:profile", args=[profile.pk]),
+        "matches": reverse("games:match_list"),
+    }
+    broken = {}
+    page.set_viewport_size({"width": 360, "height": 740})
+    log_in(alice)
+    for name, path in pages.items():
+        page.goto(path)
+        broken[name] = page.evaluate(BROKEN_WORDS)
+    page.context.clear_cookies()
+    log_in(long_user)
+    page.goto(table.get_absolute_url())
+    broken["played table"] = page.evaluate(BROKEN_WORDS)
+    assert {name: words for name, words in broken.items() if words} == {}
+    assert problems == []
