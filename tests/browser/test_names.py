@@ -26,7 +26,8 @@ BROKEN_WORDS = """() => {
       const range = document.createRange();
       range.setStart(node, word.index);
       range.setEnd(node, word.index + word[0].length);
-      const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+      const lines = [...range.getClientRects()].filter((r) => r.width > 0);
+      const tops = new Set(lines.map((r) => Math.round(r.top)));
       if (tops.size > 1) broken.push(word[0]);
     }
   }
