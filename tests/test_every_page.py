@@ -389,3 +389,31 @@ def test_an_english_sentence_or_a_localized_coordinate_on_a_russian_page_is_foun
         "/page/: a number written ('input', 'value', '25.11.2026', 'date')",
         "/page/: English left: 'Register for this tournament'",
     ]
+
+
+def numbers_in(table: bytes) -> list[list[bytes]]:
+    """The numbers and dates of each row after the header, as written."""
+    return [re.findall(rb"-?\d+(?:[.,:/-]\d+)*", row) for row in table.splitlines()[1:]]
+
+
+def test_every_download_is_the_same_data_in_russian_as_in_english(world):
+    """CSV and JSON are read by programs and spreadsheets: no number or date in them follows
+    the reader's language (a comma in "1,5" would even split a CSV cell in two). A CSV is
+    also read by people: its header and words (yes, no) may be in the reader's language, its
+    numbers and dates may not."""
+    client = Client(raise_request_exception=False)
+    client.force_login(world.users["alice"])
+    downloads = 0
+    for path in visits(world):
+        english = client.get(path, HTTP_ACCEPT_LANGUAGE="en")
+        kind = english.get("Content-Type", "")
+        if english.status_code != 200 or not ("csv" in kind or "json" in kind):
+            continue
+        russian = client.get(path, HTTP_ACCEPT_LANGUAGE="ru").content
+        if "csv" in kind:
+            english, russian = numbers_in(english.content), numbers_in(russian)
+        else:
+            english = english.content
+        assert russian == english, path
+        downloads += bool(english)
+    assert downloads >= 8  # with data in them
