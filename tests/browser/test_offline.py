@@ -13,7 +13,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_rounds_kept_offline_on_a_sheet_that_moved_on_wait_for_a_person(
-    page: Page, problems: list[str], alice, bob, log_in
+    page: Page, problems: list[str], alice, bob, log_in, t
 ):
     match = make_match(alice, ["alice", "bob", "Vera", "Gleb"])
     match.scorekeepers.add(bob)
@@ -21,8 +21,8 @@ def test_rounds_kept_offline_on_a_sheet_that_moved_on_wait_for_a_person(
     page.goto(match.get_absolute_url())
     wait_for_the_kept_copy(page)
     cut_network(page.context)
-    enter_deal(page, out=0)
-    enter_deal(page, out=1)
+    enter_deal(page, out=0, t=t)
+    enter_deal(page, out=1, t=t)
     kept = page.locator("#outbox li.kept")
     expect(kept).to_have_count(2)
 
