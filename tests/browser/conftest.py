@@ -82,6 +82,7 @@ def t(language: str) -> Callable[..., str]:
 def context(browser: Browser, live_server, language: str) -> Iterator[BrowserContext]:
     context = browser.new_context(base_url=live_server.url, locale=BROWSER_LOCALES[language])
     context.set_default_timeout(5_000)
+    context.add_init_script(OFFLINE_FROM_THE_START)
     yield context
     context.close()
 
@@ -138,12 +139,31 @@ def log_in(context: BrowserContext, client, live_server):
     return log_in
 
 
+# While a test has cut the network, every document of the site says it is offline from its
+# first script on. Chromium's offline emulation reaches a new document a moment after its
+# scripts start (a page opened offline could see `navigator.onLine` true and send), and a
+# request a service worker passes on to the network escapes both the emulation and routes.
+OFFLINE_FROM_THE_START = """(() => {
+  const online = Object.getOwnPropertyDescriptor(Navigator.prototype, "onLine").get;
+  Object.defineProperty(Navigator.prototype, "onLine", {
+    configurable: true,
+    get() {
+      try {
+        if (localStorage.getItem("test:network-cut") === "1") return false;
+      } catch {}  // a document without storage (about:blank)
+      return online.call(this);
+    },
+  });
+})();"""
+
+
 def cut_network(context: BrowserContext) -> None:
     """The club room's network goes: Chromium's offline emulation (the pages see
-    `navigator.onLine` false, no request gets out) and, besides, a route failing every
-    request the context still makes as a cut network does. A page opened afterwards is
-    offline from its start; a reloaded one may run its scripts before the emulation reaches
-    it again, so the tests open a new page rather than reload."""
+    `navigator.onLine` false, no request gets out), a route failing every request the
+    context still makes as a cut network does, and every document of the site offline from
+    its start (OFFLINE_FROM_THE_START). The tests open a new page rather than reload."""
+    site = next(page for page in context.pages if page.url.startswith("http"))
+    site.evaluate("localStorage.setItem('test:network-cut', '1')")
     context.set_offline(True)
     context.route("**/*", lambda route: route.abort("internetdisconnected"))
     for page in context.pages:
@@ -153,6 +173,8 @@ def cut_network(context: BrowserContext) -> None:
 def restore_network(context: BrowserContext) -> None:
     """The network is back. A browser tells its pages with an `online` event; Chromium's
     emulation does not always send one to a page opened while offline, so it is sent here."""
+    site = next(page for page in context.pages if page.url.startswith("http"))
+    site.evaluate("localStorage.removeItem('test:network-cut')")
     context.unroute("**/*")
     context.set_offline(False)
     for page in context.pages:
