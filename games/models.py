@@ -87,7 +87,7 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         """The name as the person looking may see it (see games.audience)."""
-        return audience.name(self.name, self.private)
+        return audience.name(self.name, self.private, bot=self.is_bot)
 
     @property
     def is_hidden(self) -> bool:

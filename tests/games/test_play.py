@@ -4,6 +4,7 @@ each seat may see, and finished rounds on the score sheet."""
 import datetime
 import itertools
 import random
+import re
 
 import pytest
 from django.db import connection, transaction
@@ -631,3 +632,37 @@ def test_the_leader_names_the_suit_of_a_turned_up_queen_on_the_board(client, ali
     russian = client.get(table.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
     assert "заказ: ♥" in russian
     assert "alice заказывает ♥ открытой картой" in russian
+
+
+# --- bots' names ---------------------------------------------------------------------------
+
+
+def test_bots_are_named_in_the_language_of_the_page_wherever_they_appear(client, alice):
+    table = new_table(alice, seats=("me", "random", "random"), preset="aaow")
+    bots = list(table.match.seats.filter(position__gt=0).order_by("position"))
+    # Stored once, in English, for everyone.
+    assert [seat.player.name for seat in bots] == ["Random bot", "Random bot 2"]
+    client.force_login(alice)
+    until_my_turn(table)
+    ru = {"HTTP_ACCEPT_LANGUAGE": "ru"}
+    board = client.get(table.get_absolute_url(), **ru).content.decode()
+    lobby = client.get(reverse("games:lobby"), **ru).content.decode()
+    for page in (board, lobby):
+        assert "Случайный бот 2" in page and "Random bot" not in page
+    log = board[board.index('class="play-log"') :]
+    assert re.search(r"<li>Случайный бот( 2)? (ходит|берёт|пасует|пропускает)", log)
+    english = client.get(table.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Random bot 2" in english
+
+    play_match_out(table, alice)
+    bot = bots[1].player
+    pages = {
+        "board": table.get_absolute_url(),
+        "score sheet": table.match.get_absolute_url(),
+        "my profile": reverse("stats:profile", args=[alice.player.pk]),
+        "the bot's profile": reverse("stats:profile", args=[bot.pk]),
+        "leaderboard": reverse("stats:leaderboard") + "?preset=aaow",
+    }
+    for name, url in pages.items():
+        page = client.get(url, **ru).content.decode()
+        assert "Случайный бот 2" in page and "Random bot" not in page, name
