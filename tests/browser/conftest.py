@@ -48,9 +48,27 @@ def browser(chromium_path: str) -> Iterator[Browser]:
 
 
 @pytest.fixture
-def context(browser: Browser, live_server) -> Iterator[BrowserContext]:
-    context = browser.new_context(base_url=live_server.url, locale="en-GB")
+def locale() -> str:
+    """The browser's language: its `navigator.language` and the Accept-Language of every
+    request, which the site follows. A test runs in Russian with `in_russian` (or in both
+    languages with `in_both_languages`), which parametrize this fixture."""
+    return "en-GB"
+
+
+in_russian = pytest.mark.parametrize("locale", ["ru-RU"], ids=["ru"])
+in_both_languages = pytest.mark.parametrize("locale", ["en-GB", "ru-RU"], ids=["en", "ru"])
+
+
+def new_context(browser: Browser, live_server, locale: str) -> BrowserContext:
+    """A browser context of its own (a second person's browser) in `locale`."""
+    context = browser.new_context(base_url=live_server.url, locale=locale)
     context.set_default_timeout(5_000)
+    return context
+
+
+@pytest.fixture
+def context(browser: Browser, live_server, locale: str) -> Iterator[BrowserContext]:
+    context = new_context(browser, live_server, locale)
     yield context
     context.close()
 
