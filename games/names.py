@@ -48,3 +48,11 @@ def bot_name(stored: str) -> str:
         return stored
     label = str(BOT_LABELS[found[1].lower()])
     return f"{label} {found[2]}" if found[2] else label
+
+
+def bot_names_like(text: str) -> list[str]:
+    """The stored names of the bots whose name in the page's language holds `text`, as a
+    search compares names (a table has at most four seats, so three bots of a strength)."""
+    wanted = search_fold(text)
+    names = [stored_bot_name(bot, number) for bot in BOT_LABELS for number in (1, 2, 3)]
+    return [stored for stored in names if wanted in search_fold(bot_name(stored))]

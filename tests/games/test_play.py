@@ -666,3 +666,10 @@ def test_bots_are_named_in_the_language_of_the_page_wherever_they_appear(client,
     for name, url in pages.items():
         page = client.get(url, **ru).content.decode()
         assert "Случайный бот 2" in page and "Random bot" not in page, name
+    # Found by the name a Russian page shows.
+    url = reverse("stats:leaderboard") + "?preset=classic&search=случайный бот 2"
+    page = client.get(url, **ru).content.decode()
+    found = page[
+        page.index('id="found-title"') : page.index("</section>", page.index("found-title"))
+    ]
+    assert f'href="{reverse("stats:profile", args=[bot.pk])}">Случайный бот 2<' in found
