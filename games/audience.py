@@ -13,6 +13,8 @@ from contextvars import ContextVar
 from django.core.cache import cache
 from django.utils.translation import gettext
 
+from games.names import bot_name
+
 NAMES_VERSION_KEY = "games:names-version"
 
 
@@ -42,8 +44,10 @@ def sees_hidden() -> bool:
     return viewer is None or viewer.signed_in()
 
 
-def name(name: str, private: bool) -> str:
-    """A player's name as the person looking may see it."""
+def name(name: str, private: bool, bot: bool = False) -> str:
+    """A player's name as the person looking may see it (a bot's in their language)."""
+    if bot:
+        return bot_name(name)
     if private and not sees_hidden():
         return gettext("Hidden player")
     return name

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import audience, owners
 from games.labels import PRESET_LABELS
-from games.names import THEN, YO, search_fold
+from games.names import THEN, YO, bot_names_like, search_fold
 from games.rules import Variant
 
 
@@ -46,8 +46,11 @@ class FoldedName(models.Func):
 
 class PlayerQuerySet(models.QuerySet):
     def named_like(self, text: str) -> PlayerQuerySet:
-        """Players whose name holds `text`, case ignored and ё read as е, on either database."""
-        return self.alias(folded=FoldedName("name")).filter(folded__contains=search_fold(text))
+        """Players whose name holds `text`, case ignored and ё read as е, on either database;
+        a bot also by its name in the page's language."""
+        return self.alias(folded=FoldedName("name")).filter(
+            Q(folded__contains=search_fold(text)) | Q(is_bot=True, name__in=bot_names_like(text))
+        )
 
 
 class Player(models.Model):
@@ -87,7 +90,7 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         """The name as the person looking may see it (see games.audience)."""
-        return audience.name(self.name, self.private)
+        return audience.name(self.name, self.private, bot=self.is_bot)
 
     @property
     def is_hidden(self) -> bool:

@@ -21,6 +21,7 @@ from games.bots import make_bot
 from games.engine import Game, IllegalMove, Move
 from games.labels import rules_message
 from games.models import Match, Player, PlaySeat, PlayTable
+from games.names import stored_bot_name
 from games.players import own_player
 from games.rules import Variant
 
@@ -308,8 +309,8 @@ def _players(seats: list[PlaySeat]) -> list[Player]:
         else:
             bots_seen.append(seat.bot)
             number = bots_seen.count(seat.bot)
-            # Not translated: a bot's name is stored once and shown to everyone.
-            name = f"{seat.bot.capitalize()} bot" + (f" {number}" if number > 1 else "")
+            # Stored in English, once for everyone; pages translate it (Player.__str__).
+            name = stored_bot_name(seat.bot, number)
             player = Player.objects.get_or_create(name=name, user=None, added_by=None, is_bot=True)[
                 0
             ]

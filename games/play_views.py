@@ -165,6 +165,13 @@ def _board(table: PlayTable, seats: list[PlaySeat], mine: PlaySeat | None) -> di
         }
         for code in view.get("hand", [])
     ]
+    # A play of a card not in the hand: the Queen a `dealer_card` opening turned up lies on
+    # the pile, and its leader's only moves are that Queen with each suit.
+    turned_up = [
+        _card(code) | {"orders": [(s, SUIT_SYMBOLS[s]) for s in suits if s]}
+        for code, suits in plays.items()
+        if code not in view.get("hand", [])
+    ]
     kinds = {move["kind"] for move in legal}
     players = []
     for seat in seats:
@@ -190,6 +197,7 @@ def _board(table: PlayTable, seats: list[PlaySeat], mine: PlaySeat | None) -> di
         "view": view,
         "ranking": ranking,
         "hand": hand,
+        "turned_up": turned_up,
         "can_draw": "draw" in kinds,
         "can_pass": "pass" in kinds,
         "top": _card(view["top"]) if view.get("top") else None,
@@ -224,6 +232,12 @@ def _describe(event: dict, names: dict[int, str]) -> str:
         case "opening":
             return _("The first card: %(card)s") % {
                 "card": card_notation(parse_card(event["card"]))
+            }
+        case "order":
+            return _("%(name)s orders %(suit)s on the turned-up %(card)s") % {
+                "name": name,
+                "suit": SUIT_SYMBOLS[event["suit"]],
+                "card": card_notation(parse_card(event["card"])),
             }
     return ""
 

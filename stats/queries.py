@@ -168,7 +168,7 @@ def opponents(player_id: int, filters: Filters, only: int | None = None) -> list
         theirs = theirs.filter(player_id=only)
     rows = (
         theirs.annotate(my_place=my_place)
-        .values("player_id", "player__name", "player__private")
+        .values("player_id", "player__name", "player__private", "player__is_bot")
         .annotate(
             together=Count("match", distinct=True),
             ahead=Count("pk", filter=Q(place__gt=F("my_place"))),
@@ -179,7 +179,7 @@ def opponents(player_id: int, filters: Filters, only: int | None = None) -> list
     return [
         Opponent(
             row["player_id"],
-            audience.name(row["player__name"], row["player__private"]),
+            audience.name(row["player__name"], row["player__private"], row["player__is_bot"]),
             row["together"],
             row["ahead"],
             row["behind"],
@@ -253,6 +253,7 @@ def leaderboard(board) -> list[Ranked]:
             "player_id",
             "player__name",
             "player__private",
+            "player__is_bot",
             "shown",
             "mu",
             "sigma",
@@ -263,7 +264,7 @@ def leaderboard(board) -> list[Ranked]:
     return [
         Ranked(
             player,
-            audience.name(name, private),
+            audience.name(name, private, bot),
             shown,
             mu,
             sigma,
@@ -271,7 +272,7 @@ def leaderboard(board) -> list[Ranked]:
             matches < PROVISIONAL_UNDER,
             hidden=_hidden(private),
         )
-        for player, name, private, shown, mu, sigma, matches, counted in rows
+        for player, name, private, bot, shown, mu, sigma, matches, counted in rows
     ]
 
 

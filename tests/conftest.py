@@ -5,6 +5,7 @@ import threading
 import pytest
 from django.core.cache import cache
 from django.db import connection
+from django.utils import translation
 
 from games import services
 from games.rules import PRESETS
@@ -16,6 +17,14 @@ pytest_plugins = ["tests.servers"]
 @pytest.fixture(autouse=True)
 def _fast_password_hasher(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _default_language():
+    # A request in Russian leaves Russian active in its thread (LocaleMiddleware activates
+    # it and nothing deactivates it): each test starts in the site's default language.
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)

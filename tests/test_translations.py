@@ -1,6 +1,7 @@
 """Every user-facing string has a Russian translation, and the compiled catalogue is current."""
 
 import gettext
+import re
 from pathlib import Path
 
 import polib
@@ -38,3 +39,22 @@ def test_in_russian_a_tournament_round_is_a_tur_and_a_round_of_a_match_a_raund()
     with translation.override("ru"):
         assert str(TournamentRound(number=2)) == "Тур 2"
         assert str(Round(number=2)) == "Раунд 2"
+
+
+# Russian words that would give a player a gender: "ходит первым" (a man who leads), "ходящий",
+# "оба", a man's past tense "снялся". A player may be a woman or a man, so the Russian says
+# "первый ход", "начинает", "больше не участвует".
+GENDERED = re.compile(r"\bпервым\b|\bходящ|\bоба\b|\bснялся\b")
+
+
+def test_no_russian_message_gives_a_player_a_gender():
+    catalogue = polib.pofile(str(LOCALE / "django.po"))
+    gendered = [
+        (entry.msgid, entry.msgstr)
+        for entry in catalogue.translated_entries()
+        if GENDERED.search(entry.msgstr)
+    ]
+    assert gendered == []
+    with translation.override("ru"):
+        assert translation.gettext("leads first") == "первый ход"
+        assert translation.gettext("the leader leads any card") == "первый ход — любой картой"

@@ -56,9 +56,14 @@ BROWSER_LOCALES = {"en": "en-GB", "ru": "ru-RU"}
 
 @pytest.fixture
 def language() -> str:
-    """English, unless a test is parametrized over `language` (most of our players read
-    Russian: the main stories run in both)."""
+    """English, unless a test runs `in_russian` or `in_both_languages` (most of our players
+    read Russian: the main stories run in both). The browser's `navigator.language` and the
+    Accept-Language of every request follow it, and so does the site."""
     return "en"
+
+
+in_russian = pytest.mark.parametrize("language", ["ru"])
+in_both_languages = pytest.mark.parametrize("language", ["en", "ru"])
 
 
 @pytest.fixture
@@ -78,11 +83,17 @@ def t(language: str) -> Callable[..., str]:
     return translate
 
 
-@pytest.fixture
-def context(browser: Browser, live_server, language: str) -> Iterator[BrowserContext]:
+def new_context(browser: Browser, live_server, language: str) -> BrowserContext:
+    """A browser context of its own (a second person's browser) in `language`."""
     context = browser.new_context(base_url=live_server.url, locale=BROWSER_LOCALES[language])
     context.set_default_timeout(5_000)
     context.add_init_script(OFFLINE_FROM_THE_START)
+    return context
+
+
+@pytest.fixture
+def context(browser: Browser, live_server, language: str) -> Iterator[BrowserContext]:
+    context = new_context(browser, live_server, language)
     yield context
     context.close()
 

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games.models import Match
-from tests.browser.conftest import cut_network, restore_network
+from tests.browser.conftest import cut_network, in_both_languages, restore_network
 from tests.conftest import play_out
 from tests.tournaments.conftest import enter, make_tournament
 from tournaments import services
@@ -39,7 +39,7 @@ def enter_deal(page: Page, out: int, t) -> None:
     page.get_by_role("button", name=t("Save round")).click()
 
 
-@pytest.mark.parametrize("language", ["en", "ru"])
+@in_both_languages
 def test_a_latecomer_joins_round_1_and_a_player_finds_their_table(
     page: Page, problems: list[str], alice, bob, log_in, t
 ):

@@ -8,6 +8,7 @@ from playwright.sync_api import Page
 from games import play
 from games.models import Player
 from games.rules import PRESETS
+from tests.browser.conftest import in_both_languages
 from tests.conftest import make_match, record
 from tests.tournaments.conftest import enter, make_tournament
 from tournaments import services
@@ -35,7 +36,7 @@ BROKEN_WORDS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("language", ["en", "ru"])
+@in_both_languages
 def test_no_name_breaks_inside_a_word_on_a_phone(
     page: Page, problems: list[str], alice, log_in, django_user_model
 ):

@@ -10,16 +10,12 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
+from tests.browser.conftest import in_russian
 from tests.conftest import make_match, play_out
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), in_russian]
 
 PLAYERS = ["Анна", "Борис", "Вера", "Глеб", "Даша", "Егор", "Женя", "carol"]
-
-
-@pytest.fixture
-def language() -> str:
-    return "ru"
 
 
 def test_a_russian_director_runs_round_1_and_a_player_opens_their_charts(

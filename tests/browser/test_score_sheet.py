@@ -5,6 +5,7 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from tests.browser.conftest import in_both_languages
 from tests.conftest import make_match, record
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -48,7 +49,7 @@ def sheet_row(page: Page, number: int) -> Locator:
     return page.locator("#sheet tbody tr").nth(number - 1).locator("td.cell")
 
 
-@pytest.mark.parametrize("language", ["en", "ru"])
+@in_both_languages
 def test_a_new_player_signs_up_starts_a_match_and_scores_three_rounds_by_tapping_cards(
     page: Page, problems: list[str], t
 ):

@@ -2,9 +2,13 @@
 each seat may see, and finished rounds on the score sheet."""
 
 import datetime
+import itertools
+import random
+import re
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
+from django.test.html import parse_html
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
@@ -453,3 +457,219 @@ def test_after_the_match_the_ranking_shows_and_play_again_seats_the_same_bots(cl
     response = client.post(reverse("games:play_rematch", args=[table.pk]))
     assert response["Location"] == new.get_absolute_url()
     assert PlayTable.objects.count() == 2
+
+
+# --- every legal move has a control on the board -------------------------------------------
+
+
+def first_seed(variant, players: int, fits) -> int:
+    """The first seed whose first deal `fits` (a predicate on the new game)."""
+    return next(
+        seed for seed in itertools.count() if fits(Game.new(variant, players=players, seed=seed))
+    )
+
+
+def turned_up_queen_for(seat: int):
+    return lambda game: game.opening_queen and game.to_move == seat
+
+
+def _elements(node, name: str | None = None):
+    for child in node.children:
+        if isinstance(child, str):
+            continue
+        if name is None or child.name == name:
+            yield child
+        yield from _elements(child, name)
+
+
+def posted_moves(body: str, action: str) -> list[dict[str, str]]:
+    """What each button of the page posts to `action`: its form's hidden fields (less the CSRF
+    token) and its own name and value."""
+    posts = []
+    for form in _elements(parse_html(body), "form"):
+        if dict(form.attributes).get("action") != action:
+            continue
+        fields, buttons = {}, []
+        for element in _elements(form):
+            attributes = dict(element.attributes)
+            if element.name == "input" and attributes.get("type") == "hidden":
+                fields[attributes["name"]] = attributes.get("value") or ""
+            elif element.name == "button" and attributes.get("type", "submit") == "submit":
+                assert "disabled" not in attributes
+                buttons.append(attributes)
+        fields.pop("csrfmiddlewaretoken", None)
+        for button in buttons:
+            posts.append(fields | ({button["name"]: button["value"]} if "name" in button else {}))
+    return posts
+
+
+def as_move(posted: dict[str, str]) -> tuple[str, str | None, str | None]:
+    return (posted.get("kind", ""), posted.get("card") or None, posted.get("suit") or None)
+
+
+def move_key(move: Move) -> tuple[str, str | None, str | None]:
+    return (move.kind, move.card.code if move.card else None, move.suit)
+
+
+def positions(variant, players: int, seeds: int, every: int = 4, most: int = 48):
+    """Seeded positions of a first round: each game's opening and every `every`-th decision
+    after it (up to `most` decisions: under `draw_when_able` random players draw for long),
+    the moves chosen at random (seeded) among the legal ones; then, under `dealer_card`, a
+    turned-up Queen for each seat."""
+    for seed in range(seeds):
+        game = Game.new(variant, players=players, seed=seed)
+        choose = random.Random(seed)
+        for decision in range(most):
+            if game.round_over:
+                break
+            if decision % every == 0:
+                yield game
+            game.play(choose.choice(game.legal_moves()))
+    if variant.opening == "dealer_card":
+        for seat in range(players):
+            seed = first_seed(variant, players, turned_up_queen_for(seat))
+            yield Game.new(variant, players=players, seed=seed)
+
+
+HOUSE_RULES = PRESETS["conventions"].replace(opening="last_dealt", deck_size=52)
+
+
+@pytest.mark.parametrize(
+    ("preset", "variant"),
+    [
+        ("aaow", PRESETS["aaow"]),
+        ("classic", PRESETS["classic"]),
+        ("conventions", PRESETS["conventions"]),
+        # A house mix: the leader must lead the last card dealt to them, from a 52-card deck.
+        ("conventions", HOUSE_RULES),
+    ],
+    ids=["aaow", "classic", "conventions", "house rules"],
+)
+def test_every_legal_move_has_a_control_on_the_board_that_posts_it(
+    client, preset, variant, alice, bob, carol, django_user_model
+):
+    people = [alice, bob, carol, django_user_model.objects.create_user("dave", "", "dave-pw")]
+    clients = []
+    for person in people:
+        clients.append(type(client)())
+        clients[-1].force_login(person)
+    seen: set[str] = set()
+    for players in (2, 3, 4):
+        table = play.create_table(
+            by=alice, preset=preset, variant=variant, seats=["me"] + ["open"] * (players - 1)
+        )
+        for person in people[1:players]:
+            play.join(table=table, user=person, invite=table.invite)
+        table.refresh_from_db()
+        url = reverse("games:play", args=[table.pk])
+        action = reverse("games:play_move", args=[table.pk])
+        for game in positions(variant, players, seeds=4):
+            PlayTable.objects.filter(pk=table.pk).update(state=game.to_json())
+            mover = clients[game.to_move]
+            body = mover.get(url, **HTMX).content.decode()
+            posts = posted_moves(body, action)
+            legal = sorted(move_key(move) for move in game.legal_moves())
+            assert sorted(as_move(posted) for posted in posts) == legal, game.view(game.to_move)
+            seen |= situations(game)
+            for posted in posts:
+                # Each move on the same position: rolled back after it is checked.
+                with transaction.atomic():
+                    moves = PlayMove.objects.count()
+                    answer = mover.post(action, posted, **HTMX).content.decode()
+                    assert 'role="alert"' not in answer, (posted, answer)
+                    assert PlayMove.objects.count() == moves + 1
+                    made = PlayMove.objects.latest("number").move
+                    assert as_move(made) == as_move(posted)
+                    transaction.set_rollback(True)
+    expected = {"draw", "a Queen in hand", "cover"}
+    if variant.after_draw == "may_play":
+        expected |= {"pass", "pass after a draw"}
+    if variant.opening == "dealer_card":
+        expected.add("turned-up Queen")
+    assert expected <= seen
+
+
+def situations(game: Game) -> set[str]:
+    """The kinds of decision a position asks for, to show what the test went through."""
+    found = set()
+    view = game.view(game.to_move)
+    kinds = {move.kind for move in game.legal_moves()}
+    found |= kinds & {"draw", "pass"}
+    if view["drew"] and "pass" in kinds:
+        found.add("pass after a draw")
+    if view["opening_queen"]:
+        found.add("turned-up Queen")
+    if view["must_cover"]:
+        found.add("cover")
+    if any(
+        m.kind == "play" and m.card.is_queen and m.card.code in view["hand"]
+        for m in game.legal_moves()
+    ):
+        found.add("a Queen in hand")
+    return found
+
+
+def test_the_leader_names_the_suit_of_a_turned_up_queen_on_the_board(client, alice):
+    seed = first_seed(PRESETS["aaow"], 2, turned_up_queen_for(0))
+    table = new_table(alice, seats=("me", "greedy"), preset="aaow", seed=seed)
+    queen = parse_card(game_of(table).view(0)["top"])
+    client.force_login(alice)
+    body = client.get(table.get_absolute_url()).content.decode()
+    assert "The turned-up Queen is yours to play: name the suit" in body
+    for symbol in "♠♥♦♣":
+        assert f'aria-label="Order {symbol}"' in body
+    russian = client.get(table.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert "Вам ходить открытой дамой: закажите масть" in russian
+    assert 'aria-label="Заказать ♥"' in russian
+    table.refresh_from_db()
+    data = {"version": table.version, "kind": "play", "card": queen.code, "suit": "H"}
+    body = client.post(reverse("games:play_move", args=[table.pk]), data, **HTMX).content.decode()
+    assert 'role="alert"' not in body
+    game = game_of(table)
+    assert game.ordered_suit == "H" and not game.opening_queen and game.to_move == 1
+    assert "ordered: ♥" in body
+    assert f"alice orders ♥ on the turned-up {card_notation(queen)}" in body
+    russian = client.get(table.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert "заказ: ♥" in russian
+    assert "alice заказывает ♥ открытой картой" in russian
+
+
+# --- bots' names ---------------------------------------------------------------------------
+
+
+def test_bots_are_named_in_the_language_of_the_page_wherever_they_appear(client, alice):
+    table = new_table(alice, seats=("me", "random", "random"), preset="aaow")
+    bots = list(table.match.seats.filter(position__gt=0).order_by("position"))
+    # Stored once, in English, for everyone.
+    assert [seat.player.name for seat in bots] == ["Random bot", "Random bot 2"]
+    client.force_login(alice)
+    until_my_turn(table)
+    ru = {"HTTP_ACCEPT_LANGUAGE": "ru"}
+    board = client.get(table.get_absolute_url(), **ru).content.decode()
+    lobby = client.get(reverse("games:lobby"), **ru).content.decode()
+    for page in (board, lobby):
+        assert "Случайный бот 2" in page and "Random bot" not in page
+    log = board[board.index('class="play-log"') :]
+    assert re.search(r"<li>Случайный бот( 2)? (ходит|берёт|пасует|пропускает)", log)
+    english = client.get(table.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Random bot 2" in english
+
+    play_match_out(table, alice)
+    bot = bots[1].player
+    pages = {
+        "board": table.get_absolute_url(),
+        "score sheet": table.match.get_absolute_url(),
+        "my profile": reverse("stats:profile", args=[alice.player.pk]),
+        "the bot's profile": reverse("stats:profile", args=[bot.pk]),
+        "leaderboard": reverse("stats:leaderboard") + "?preset=aaow",
+    }
+    for name, url in pages.items():
+        page = client.get(url, **ru).content.decode()
+        assert "Случайный бот 2" in page and "Random bot" not in page, name
+    # Found by the name a Russian page shows.
+    url = reverse("stats:leaderboard") + "?preset=classic&search=случайный бот 2"
+    page = client.get(url, **ru).content.decode()
+    found = page[
+        page.index('id="found-title"') : page.index("</section>", page.index("found-title"))
+    ]
+    assert f'href="{reverse("stats:profile", args=[bot.pk])}">Случайный бот 2<' in found

@@ -212,6 +212,10 @@ def test_the_table_cards_name_the_seats_and_the_rules(client, running):
     page = client.get(reverse("tournaments:cards", args=[running.pk, 1])).content.decode()
     assert "Seat 1" in page and "leads first" in page
     assert "Classic: 36 cards, 4 each" in page
+    # In Russian without a gender: the player at seat 1 may be a woman.
+    url = reverse("tournaments:cards", args=[running.pk, 1])
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert "<em>— первый ход</em>" in page and "первым" not in page
 
 
 def test_each_table_card_carries_a_qr_code_of_its_score_sheet(client, running):

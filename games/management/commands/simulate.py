@@ -23,6 +23,7 @@ from games import services
 from games.bots import BOT_NAMES
 from games.bots.arena import PlayedMatch, Tally, labels, play_match
 from games.models import Match, Player
+from games.names import stored_bot_name
 from games.rules import PRESETS, RulesError, Variant, check_players
 
 TRUE = ("true", "yes", "on", "1")
@@ -209,8 +210,8 @@ def _bot_players(seated: list[str]) -> list[Player]:
     players = []
     for seat, name in enumerate(seated):
         number = seated[: seat + 1].count(name)
-        # Not translated: a bot's name is stored once and shown to everyone.
-        shown = f"{name.capitalize()} bot" + (f" {number}" if number > 1 else "")
+        # Stored in English, once for everyone; pages translate it (Player.__str__).
+        shown = stored_bot_name(name, number)
         players.append(
             Player.objects.get_or_create(name=shown, user=None, added_by=None, is_bot=True)[0]
         )
