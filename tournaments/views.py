@@ -141,7 +141,9 @@ def _tournament_context(request: HttpRequest, tournament: Tournament) -> dict:
         "tie_break_columns": [
             (str(TIE_BREAK_COLUMNS[name]), _tie_break_label(name)) for name in tournament.tie_breaks
         ],
-        "entrant_count": SimpleLazyObject(lambda: tournament.entrants.count()),
+        # A callable (the template calls it, when it shows it) rather than a lazy object:
+        # Russian plural forms do arithmetic on the count, which a lazy object does not.
+        "entrant_count": tournament.entrants.count,
         "can_finish": is_director
         and tournament.status == Tournament.Status.RUNNING
         and services.can_finish(tournament),
