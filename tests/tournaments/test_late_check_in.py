@@ -97,9 +97,7 @@ def test_checking_in_before_the_round_is_seated_says_nothing_more(client, alice,
     assert message_texts(check_in(client, tournament, "carol")) == []
 
 
-def test_the_player_reads_on_the_tournament_page_that_they_sit_out(
-    client, alice, carol, round_one
-):
+def test_the_player_reads_on_the_tournament_page_that_they_sit_out(client, alice, carol, round_one):
     client.force_login(carol)
     page = client.get(round_one.get_absolute_url()).content.decode()
     assert "sit out" not in page  # not checked in yet: nothing to sit out

@@ -40,8 +40,8 @@ def test_a_director_is_not_asked_to_register_for_their_own_tournament(client, al
         page = client.get(tournament.get_absolute_url()).content.decode()
         assert "Register for this tournament" not in page
         assert (
-            f'You direct this tournament. To play in it too, add yourself on the <a href="{players}">'
-            "players page</a>." in page
+            "You direct this tournament. To play in it too, add yourself on the "
+            f'<a href="{players}">players page</a>.' in page
         )
     russian = client.get(tournament.get_absolute_url(), headers=RUSSIAN).content.decode()
     assert "Вы директор этого турнира. Чтобы и сыграть в нём, добавьте себя" in russian
