@@ -462,7 +462,13 @@ def round_delete(request: HttpRequest, pk: int, round_id: int) -> HttpResponse:
     return render(
         request,
         "games/round_delete.html",
-        {"match": match, "round": round_, "later": later, "round_now": now},
+        {
+            "match": match,
+            "what": owners.describe(match),
+            "round": round_,
+            "later": later,
+            "round_now": now,
+        },
     )
 
 
@@ -526,7 +532,9 @@ def match_delete(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect(match)
         messages.success(request, _("The match has been deleted."))
         return redirect("games:match_list")
-    return render(request, "games/match_delete.html", {"match": match})
+    return render(
+        request, "games/match_delete.html", {"match": match, "what": owners.describe(match)}
+    )
 
 
 @require_POST
