@@ -165,7 +165,9 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, template, _tournament_context(request, tournament))
 
 
-PROJECTOR_LINES = 12  # standings lines a projector shows at once
+# Standings lines a projector shows at once; static/css/site.css sizes each to a twelfth of the
+# room left for them (.projector-standings), so a change here is made there too.
+PROJECTOR_LINES = 12
 
 
 @vary_on_headers("HX-Request")
