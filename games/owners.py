@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 from django.urls import reverse
+from django.utils.formats import date_format
+from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
 
 if TYPE_CHECKING:
@@ -108,6 +110,16 @@ def label(matches: list[Match]) -> list[Match]:
         for match in group:
             match.where = labels.get(match.pk, "")
     return matches
+
+
+def describe(match: Match) -> str:
+    """The match as a person knows it, for a question about it ("Delete …?"): where it belongs
+    if an owner says ("Club night · Round 2 · Table 3"), its players, and the day it began."""
+    seats = match.seats.select_related("player").order_by("position")
+    names = ", ".join(str(seat.player) for seat in seats)
+    day = date_format(localtime(match.created_at), "DATE_FORMAT")
+    where = owner_of(match).labels([match]).get(match.pk, "") if match.kind != "online" else ""
+    return f"{where}: {names}" if where else f"{names} · {day}"
 
 
 def may_change(match: Match, user) -> bool:

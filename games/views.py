@@ -28,6 +28,7 @@ from games.sheet import Sheet, card_grid
 from games.validators import name_problem
 
 PAGE_SIZE = 20
+SAVED = "round-saved"  # the tag of the message that a round was saved or changed
 ROUND_FIELDS_CACHE_SECONDS = 24 * 3600
 RUSSIAN_SUITS = {"S": "п", "H": "ч", "D": "б", "C": "к"}  # the letters a sheet accepts
 
@@ -114,14 +115,21 @@ def new_match(request: HttpRequest) -> HttpResponse:
 
 
 def _match_context(
-    request: HttpRequest, match: Match, round_form: RoundForm | None = None, read_only=False
+    request: HttpRequest,
+    match: Match,
+    round_form: RoundForm | None = None,
+    read_only=False,
+    focus=False,
 ) -> dict:
+    """What the sheet shows. `focus`: a round was just saved, so the keyboard goes to the next
+    round's first field (autofocus; htmx honours it in a swapped fragment too), or to the
+    message that says so when the match is over."""
     sheet = Sheet(match)
     refusal = None if read_only else owners.refusal(match, request.user)
     can_edit = not read_only and refusal is None
     fields_html = ""
     if round_form is None and can_edit and not match.is_finished:
-        fields_html = _new_round_fields(request, match, sheet)
+        fields_html = _new_round_fields(request, match, sheet, focus)
     return {
         "match": match,
         "sheet": sheet,
@@ -133,14 +141,19 @@ def _match_context(
         "card_grid": card_grid(match) if round_form and not fields_html else "",
         # The live view shows no panels.
         "panels": [] if read_only else extensions.match_panels(match, sheet),
+        "focus_message": focus and not fields_html,
     }
 
 
-def _new_round_fields(request: HttpRequest, match: Match, sheet: Sheet) -> str:
+def _new_round_fields(request: HttpRequest, match: Match, sheet: Sheet, focus=False) -> str:
     """The fields of the form for the next round, rendered once per version of the match (and
-    language and audience): every scorekeeper's empty form is the same until the match changes,
-    so a cached one needs neither the form nor the sheet's rounds."""
-    key = f"games:round-fields:{match.pk}:{match.version}:{get_language()}:{audience.cache_key()}"
+    language and audience, and whether its first field takes the focus): every scorekeeper's
+    empty form is the same until the match changes, so a cached one needs neither the form nor
+    the sheet's rounds."""
+    key = (
+        f"games:round-fields:{match.pk}:{match.version}:{get_language()}:{audience.cache_key()}"
+        f"{':focus' if focus else ''}"
+    )
     html = cache.get(key)
     if html is None:
         context = {
@@ -149,6 +162,7 @@ def _new_round_fields(request: HttpRequest, match: Match, sheet: Sheet) -> str:
             "is_new": True,
             "action": reverse("games:round_new", args=[match.pk]),
             "card_grid": card_grid(match),
+            "autofocus": focus,
         }
         html = render_to_string("games/_round_form_fields.html", context, request=request)
         cache.set(key, html, ROUND_FIELDS_CACHE_SECONDS)
@@ -163,7 +177,10 @@ def _new_round_form(match: Match, sheet: Sheet, data=None) -> RoundForm:
 
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     match = _get_match(pk)
-    context = _match_context(request, match)
+    # Back from saving a round without htmx (the form posted, the sheet redirected here): the
+    # keyboard goes on where it was, at the next round's form.
+    saved = any(SAVED in m.tags.split() for m in messages.get_messages(request))
+    context = _match_context(request, match, focus=saved)
     user = request.user
     # Someone seated by another's hand may leave (the creator deletes instead).
     context["can_leave"] = (
@@ -301,8 +318,10 @@ def round_new(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, str(error))
         return _reload(request, match)
     if saved:
-        messages.success(request, _("Round %(number)s saved.") % {"number": form.number})
-        return _reload(request, match)
+        messages.success(
+            request, _("Round %(number)s saved.") % {"number": form.number}, extra_tags=SAVED
+        )
+        return _reload(request, match, focus=True)
     return _render_sheet(request, match, form, preview)
 
 
@@ -336,14 +355,15 @@ def _preview_context(preview, seats: list[Seat]) -> dict:
     return {"preview": preview, "preview_rows": rows}
 
 
-def _reload(request: HttpRequest, match: Match) -> HttpResponse:
+def _reload(request: HttpRequest, match: Match, focus=False) -> HttpResponse:
     """After a save (or a refused save): the fresh sheet, as a fragment for htmx."""
     if request.htmx and request.htmx.target == "preview":
         # A live preview of a round that is no longer the next one: show the page afresh.
         return HttpResponseClientRefresh()
     if request.htmx:
         match.refresh_from_db()
-        return render(request, "games/match.html#match-body", _match_context(request, match))
+        context = _match_context(request, match, focus=focus)
+        return render(request, "games/match.html#match-body", context)
     return redirect(match)
 
 
@@ -406,7 +426,9 @@ def round_edit(request: HttpRequest, pk: int, round_id: int) -> HttpResponse:
         else:
             if saved:
                 messages.success(
-                    request, _("Round %(number)s changed.") % {"number": round_.number}
+                    request,
+                    _("Round %(number)s changed.") % {"number": round_.number},
+                    extra_tags=SAVED,
                 )
                 return redirect(match)
     context = {
@@ -462,7 +484,13 @@ def round_delete(request: HttpRequest, pk: int, round_id: int) -> HttpResponse:
     return render(
         request,
         "games/round_delete.html",
-        {"match": match, "round": round_, "later": later, "round_now": now},
+        {
+            "match": match,
+            "what": owners.describe(match),
+            "round": round_,
+            "later": later,
+            "round_now": now,
+        },
     )
 
 
@@ -542,7 +570,9 @@ def match_delete(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect(match)
         messages.success(request, _("The match has been deleted."))
         return redirect("games:match_list")
-    return render(request, "games/match_delete.html", {"match": match})
+    return render(
+        request, "games/match_delete.html", {"match": match, "what": owners.describe(match)}
+    )
 
 
 @require_POST

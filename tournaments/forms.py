@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django import forms
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.forms import RulesFormMixin
@@ -49,6 +49,12 @@ class TournamentForm(RulesFormMixin, forms.ModelForm):
             "description": forms.Textarea(attrs={"rows": 3}),
             "table_size": forms.RadioSelect,
             "match_end": forms.RadioSelect,
+        }
+        # A tournament's name is a title ("название"), its place a venue ("место проведения"):
+        # not a person's name nor a place at a table, as the models' shared words would say.
+        labels = {
+            "name": pgettext_lazy("tournament", "Name"),
+            "place": pgettext_lazy("tournament", "Place"),
         }
         help_texts = {
             "final_table_size": _(

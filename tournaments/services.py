@@ -580,6 +580,39 @@ def seats_now(user, tournament: Tournament | None = None) -> list[SeatNow]:
     return [SeatNow(seat.match.table, seat.position + 1) for seat in seats]
 
 
+@dataclass(frozen=True)
+class SittingOut:
+    """Players checked in after the round being played was seated: they are at none of its
+    tables, and sit it out."""
+
+    entrants: list[Entrant]
+    round: int  # the round being played
+    next_round: int | None  # the round they are seated from; None when this is the last
+    reseat: bool  # no score in the round yet: seating it again seats them now
+
+
+def sitting_out(tournament: Tournament, entrants: Sequence[Entrant]) -> SittingOut | None:
+    """Which of `entrants` (checked in, not dropped out) sit out the round being played, or
+    None when no round is being played or they all sit at its tables. The final table seats
+    only the best players: sitting it out says nothing."""
+    current = tournament.rounds.order_by("number").last()
+    if current is None or current.is_closed or current.is_final:
+        return None
+    seated = set(
+        Seat.objects.filter(match__table__round=current).values_list("player_id", flat=True)
+    )
+    out = [e for e in entrants if e.checked_in and not e.has_dropped and e.player_id not in seated]
+    if not out:
+        return None
+    return SittingOut(
+        entrants=out,
+        round=current.number,
+        next_round=current.number + 1 if current.number < tournament.rounds_planned else None,
+        # As reseat_round would allow: the latest round, no score entered in it.
+        reseat=not Entry.objects.filter(round__match__table__round=current).exists(),
+    )
+
+
 def standing_lines(tournament: Tournament) -> list[StandingLine]:
     entrants = {e.player_id: e for e in tournament.entrants.select_related("player")}
     standings = standings_of(tournament)

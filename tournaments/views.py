@@ -133,6 +133,7 @@ def _tournament_context(request: HttpRequest, tournament: Tournament) -> dict:
             )
         ),
         "my_entry": my_entry,
+        "my_sitting_out": services.sitting_out(tournament, [my_entry]) if my_entry else None,
         "my_seats": services.seats_now(request.user, tournament) if my_entry else [],
         "summary": rules_summary(variant, tournament.preset),
         "house_rules": changed_options(variant, tournament.preset),
@@ -140,12 +141,9 @@ def _tournament_context(request: HttpRequest, tournament: Tournament) -> dict:
         "tie_break_columns": [
             (str(TIE_BREAK_COLUMNS[name]), _tie_break_label(name)) for name in tournament.tie_breaks
         ],
-        # An int, not a lazy object: Russian plural forms (n % 10 ...) need a number.
-        "entrant_count": (
-            tournament.entrants.count()
-            if is_director and tournament.status != Tournament.Status.FINISHED
-            else 0
-        ),
+        # A callable (the template calls it, when it shows it) rather than a lazy object:
+        # Russian plural forms do arithmetic on the count, which a lazy object does not.
+        "entrant_count": tournament.entrants.count,
         "can_finish": is_director
         and tournament.status == Tournament.Status.RUNNING
         and services.can_finish(tournament),
@@ -167,7 +165,9 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, template, _tournament_context(request, tournament))
 
 
-PROJECTOR_LINES = 12  # standings lines a projector shows at once
+# Standings lines a projector shows at once; static/css/site.css sizes each to a twelfth of the
+# room left for them (.projector-standings), so a change here is made there too.
+PROJECTOR_LINES = 12
 
 
 @vary_on_headers("HX-Request")
@@ -447,6 +447,7 @@ def players(request: HttpRequest, pk: int) -> HttpResponse:
                             request,
                             _("Added: %(names)s.") % {"names": ", ".join(map(str, added.entrants))},
                         )
+                    _report_sitting_out(request, tournament, added.entrants)
                     _report_skipped(request, added)
                     return redirect("tournaments:players", pk=pk)
             elif which == "import":
@@ -501,13 +502,54 @@ def _report_skipped(request: HttpRequest, added: services.Added) -> None:
         )
 
 
+def _report_sitting_out(request: HttpRequest, tournament: Tournament, entrants) -> None:
+    """Tell the director who, checked in just now, sits out the round being played."""
+    out = services.sitting_out(tournament, entrants)
+    if out is None:
+        return
+    one = len(out.entrants) == 1
+    if out.next_round is None:
+        text = (
+            _(
+                "%(names)s is checked in after round %(round)s, the last one, was seated: "
+                "they sit it out."
+            )
+            if one
+            else _(
+                "%(names)s are checked in after round %(round)s, the last one, was seated: "
+                "they sit it out."
+            )
+        )
+    elif one:
+        text = _(
+            "%(names)s is checked in after round %(round)s was seated: they sit out this round "
+            "and are seated from round %(next)s."
+        )
+    else:
+        text = _(
+            "%(names)s are checked in after round %(round)s was seated: they sit out this round "
+            "and are seated from round %(next)s."
+        )
+    if out.reseat:
+        text += " " + _(
+            "No score has been entered in round %(round)s yet: seating it again seats every "
+            "checked-in player now."
+        )
+    names = ", ".join(map(str, out.entrants))
+    messages.info(request, text % {"names": names, "round": out.round, "next": out.next_round})
+
+
 @director_action
 def check_in_everyone(request: HttpRequest, tournament: Tournament):
+    waiting = list(tournament.entrants.filter(checked_in=False).values_list("pk", flat=True))
     count = services.check_in_everyone(tournament=tournament)
     messages.success(
         request,
         ngettext("%(count)s player checked in.", "%(count)s players checked in.", count)
         % {"count": count},
+    )
+    _report_sitting_out(
+        request, tournament, tournament.entrants.filter(pk__in=waiting).select_related("player")
     )
     return redirect("tournaments:players", pk=tournament.pk)
 
@@ -518,6 +560,7 @@ def entrant_action(request: HttpRequest, tournament: Tournament, entrant_pk: int
     action = request.POST.get("action")
     if action == "check_in":
         services.set_checked_in(entrant=entrant, checked_in=True)
+        _report_sitting_out(request, tournament, [entrant])
     elif action == "check_out":
         services.set_checked_in(entrant=entrant, checked_in=False)
     elif action == "drop":

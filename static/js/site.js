@@ -76,6 +76,26 @@
   document.addEventListener("htmx:afterSettle", syncAll);
 })();
 
+// After a round is saved, the sheet's status line (outside the part htmx swaps) says so, and a
+// screen reader reads it out: a live region swapped in with its text already in it is not read.
+// The keyboard's focus is moved by the page itself (autofocus on the next round's first field).
+(function () {
+  "use strict";
+  const said = new WeakSet();
+  function announce() {
+    const status = document.getElementById("sheet-status");
+    const saved = document.querySelector("#match-body .message.round-saved");
+    if (!status || !saved || said.has(saved)) return;
+    said.add(saved);
+    status.textContent = "";
+    setTimeout(() => {
+      status.textContent = saved.textContent.trim();
+    }, 100);
+  }
+  document.addEventListener("DOMContentLoaded", announce);
+  document.addEventListener("htmx:afterSettle", announce);
+})();
+
 // The round clock on the projector: counts down to data-ends-at, then shows 0:00.
 (function () {
   "use strict";

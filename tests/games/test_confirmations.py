@@ -1,0 +1,75 @@
+"""A page or a button that asks before deleting or removing names the thing as a person knows
+it: a match by its players and its day, or by its tournament, round and table; a person by name."""
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import date_format
+
+from tests.conftest import record
+from tests.tournaments.conftest import enter, make_tournament
+from tournaments import services as tournaments
+
+pytestmark = pytest.mark.django_db
+
+RUSSIAN = {"Accept-Language": "ru"}
+
+
+def a_round(match, user):
+    record(match, user, {"Dan": {"out": "9C"}, "alice": {"points": 10}, "Eve": {"points": 5}})
+    return match.rounds.get()
+
+
+def test_deleting_a_match_names_its_players_and_its_day(client, alice, match):
+    client.force_login(alice)
+    page = client.get(reverse("games:match_delete", args=[match.pk])).content.decode()
+    today = date_format(timezone.localdate(), "DATE_FORMAT")  # as the site writes a date
+    assert "<h1>Delete this match?</h1>" in page
+    assert f"<strong>alice, Dan, Eve · {today}</strong>" in page
+    assert f"Match {match.pk}" not in page.split("<main", 1)[1]
+    russian = client.get(reverse("games:match_delete", args=[match.pk]), headers=RUSSIAN)
+    assert "<h1>Удалить эту партию?</h1>" in russian.content.decode()
+    assert f"Партия {match.pk}" not in russian.content.decode().split("<main", 1)[1]
+
+
+def test_deleting_a_round_names_the_match_by_its_players(client, alice, match):
+    round_ = a_round(match, alice)
+    client.force_login(alice)
+    url = reverse("games:round_delete", args=[match.pk, round_.pk])
+    page = client.get(url).content.decode()
+    assert "<h1>Delete round 1?</h1>" in page
+    assert "<strong>alice, Dan, Eve · " in page
+    assert f"Match {match.pk}" not in page.split("<main", 1)[1]
+    russian = client.get(url, headers=RUSSIAN).content.decode()
+    assert "Раунд будет удалён, а суммы пересчитаны." in russian
+
+
+def test_deleting_a_round_at_a_tournament_table_names_the_table(client, alice):
+    tournament = make_tournament(alice)
+    enter(tournament, ["Anna", "Boris", "Vera"], alice)
+    table = tournaments.seat_next_round(tournament=tournament, by=alice).tables.get()
+    names = list(table.match.seats.order_by("position").values_list("player__name", flat=True))
+    record(
+        table.match,
+        alice,
+        {name: {"out": "9C"} if i == 0 else {"points": 10} for i, name in enumerate(names)},
+    )
+    client.force_login(alice)
+    url = reverse("games:round_delete", args=[table.match.pk, table.match.rounds.get().pk])
+    page = client.get(url).content.decode()
+    assert f"<strong>Club night · Round 1 · Table 1: {', '.join(names)}</strong>" in page
+    russian = client.get(url, headers=RUSSIAN).content.decode()
+    assert "<strong>Club night · Тур 1 · Стол 1: " in russian
+
+
+def test_removing_a_scorekeeper_or_a_director_asks_by_name(client, alice, bob, match):
+    client.force_login(alice)
+    client.post(reverse("games:scorekeepers", args=[match.pk]), {"username": "bob"})
+    page = client.get(reverse("games:scorekeepers", args=[match.pk])).content.decode()
+    assert 'data-confirm="Remove bob from the scorekeepers?"' in page
+    tournament = make_tournament(alice)
+    tournaments.add_director(tournament=tournament, username="bob")
+    url = reverse("tournaments:directors", args=[tournament.pk])
+    assert 'data-confirm="Remove bob from the directors?"' in client.get(url).content.decode()
+    russian = client.get(url, headers=RUSSIAN).content.decode()
+    assert 'data-confirm="Убрать bob из директоров?"' in russian
