@@ -4,6 +4,7 @@ reader hears what happened: through htmx, and as a plain form post (no JavaScrip
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.browser.conftest import new_context
 from tests.conftest import make_match, record
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -55,7 +56,7 @@ def test_in_russian_the_status_says_so_in_russian(
     browser: Browser, live_server, alice, match, client
 ):
     client.force_login(alice)
-    context = browser.new_context(base_url=live_server.url, locale="ru-RU")
+    context = new_context(browser, live_server, "ru")
     cookie = client.cookies["sessionid"]
     context.add_cookies([{"name": "sessionid", "value": cookie.value, "url": live_server.url}])
     page = context.new_page()

@@ -6,6 +6,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page
 
+from tests.browser.conftest import in_both_languages, new_context
 from tests.conftest import play_out
 from tests.tournaments.conftest import enter, make_tournament
 from tournaments import services
@@ -76,8 +77,8 @@ def lines_outside(page: Page) -> tuple[list[str], list[str]]:
     )
 
 
-def check_every_size(browser: Browser, live_server, tournament, locale: str, names=NAMES) -> None:
-    context = browser.new_context(base_url=live_server.url, locale=locale)
+def check_every_size(browser: Browser, live_server, tournament, language: str, names=NAMES) -> None:
+    context = new_context(browser, live_server, language)
     page = context.new_page()
     try:
         for width, height in SIZES:
@@ -91,36 +92,38 @@ def check_every_size(browser: Browser, live_server, tournament, locale: str, nam
                 counter = re.search(r"(\d+) / (\d+)", heading.inner_text())
                 pages = int(counter[2]) if counter else 1
                 shown, outside = lines_outside(page)
-                assert outside == [], f"{locale} {width}×{height}, page {number}: {outside} cut off"
+                assert outside == [], (
+                    f"{language} {width}×{height}, page {number}: {outside} cut off"
+                )
                 seen += shown
                 number += 1
             expected_pages = -(-len(names) // 12)
-            assert pages == expected_pages, f"{locale} {width}×{height}: {pages} pages"
-            assert sorted(seen) == sorted(names), f"{locale} {width}×{height}: lines missing"
+            assert pages == expected_pages, f"{language} {width}×{height}: {pages} pages"
+            assert sorted(seen) == sorted(names), f"{language} {width}×{height}: lines missing"
     finally:
         context.close()
 
 
-@pytest.mark.parametrize("locale", ["en-GB", "ru-RU"])
+@in_both_languages
 def test_the_final_screen_shows_every_line_whole_at_every_size(
-    browser: Browser, live_server, finished, locale
+    browser: Browser, live_server, finished, language
 ):
-    check_every_size(browser, live_server, finished, locale)
+    check_every_size(browser, live_server, finished, language)
 
 
-@pytest.mark.parametrize("locale", ["en-GB", "ru-RU"])
+@in_both_languages
 def test_a_round_in_play_shows_every_line_whole_at_every_size(
-    browser: Browser, live_server, mid_round, locale
+    browser: Browser, live_server, mid_round, language
 ):
-    check_every_size(browser, live_server, mid_round, locale)
+    check_every_size(browser, live_server, mid_round, language)
 
 
-@pytest.mark.parametrize("locale", ["en-GB", "ru-RU"])
+@in_both_languages
 def test_ten_tables_in_play_fit_beside_the_standings_at_every_size(
-    browser: Browser, live_server, alice, locale
+    browser: Browser, live_server, alice, language
 ):
     tournament = make_tournament(alice, name="Сорок игроков")
     names = [f"Игрок Номер {number}" for number in range(40)]
     enter(tournament, names, alice)
     services.seat_next_round(tournament=tournament, by=alice)
-    check_every_size(browser, live_server, tournament, locale, names)
+    check_every_size(browser, live_server, tournament, language, names)
