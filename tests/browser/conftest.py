@@ -69,13 +69,23 @@ in_both_languages = pytest.mark.parametrize("language", ["en", "ru"])
 @pytest.fixture
 def t(language: str) -> Callable[..., str]:
     """A message as the site shows it in the browser's language: `t("Round %(number)s saved.",
-    number=1)`; `context=` for a message with a context."""
+    number=1)`; `context=` for a message with a context, `plural=` and `count=` for a
+    counted one."""
 
-    def translate(message: str, context: str | None = None, **values) -> str:
+    def translate(
+        message: str,
+        context: str | None = None,
+        plural: str | None = None,
+        count: int | None = None,
+        **values,
+    ) -> str:
         with translation.override(language):
-            text = (
-                translation.pgettext(context, message) if context else translation.gettext(message)
-            )
+            if plural is not None:
+                text = translation.ngettext(message, plural, count)
+            elif context:
+                text = translation.pgettext(context, message)
+            else:
+                text = translation.gettext(message)
         if "%%" in message:  # a {% translate %} tag's message: its % are doubled
             text = text.replace("%%", "%")
         return text % values if values else text

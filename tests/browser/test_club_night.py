@@ -142,7 +142,9 @@ def test_a_latecomer_joins_round_1_and_a_player_finds_their_table(
     page.set_viewport_size({"width": 1280, "height": 720})
     page.goto(f"/tournaments/{tournament.pk}/projector/")
     expect(page.locator(".round-name")).to_have_text(t("Final standings"))
-    expect(page.locator(".projector-winner")).to_contain_text(t("Winner") + ":")
+    expect(page.locator(".projector-winner")).to_contain_text(
+        t("Winner", plural="Winners", count=1) + ":"
+    )
     expect(page.locator(".projector-standings li")).to_have_count(8)
     expect(page.locator("#screen a, #screen button")).to_have_count(0)
     assert problems == []

@@ -203,8 +203,10 @@ def test_after_the_last_round_the_projector_shows_the_final_standings_and_the_wi
             services.seat_next_round(tournament=running, by=alice)
     page = client.get(reverse("tournaments:projector", args=[running.pk])).content.decode()
     assert "Final standings" in page and "Round 2 of 2" not in page
-    leader = services.standing_lines(running)[0]
-    assert f"Winner: <strong>{leader.entrant.player}</strong>" in page
+    winners = [line for line in services.standing_lines(running) if line.standing.rank == 1]
+    names = ", ".join(f"<strong>{line.entrant.player}</strong>" for line in winners)
+    # Tied for first, they are "Winners".
+    assert f"{'Winner' if len(winners) == 1 else 'Winners'}: {names}" in page
     assert "Tables</h2>" not in page
 
 
