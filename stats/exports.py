@@ -9,7 +9,6 @@ that order, ties as equal ranks: anyone can recompute them from these files.
 from __future__ import annotations
 
 import dataclasses
-import io
 import json
 from typing import Any
 
@@ -96,19 +95,14 @@ def player_json(player, filters: queries.Filters) -> str:
     return json.dumps(data, ensure_ascii=False, indent=1, sort_keys=False) + "\n"
 
 
-def player_csv(player, filters: queries.Filters) -> str:
-    out = io.StringIO()
-    writer = SafeWriter(out)
+def player_csv(writer: SafeWriter, player, filters: queries.Filters) -> None:
     writer.writerow(MATCH_FIELDS)
     for record in match_records(player.pk, filters):
         writer.writerow(["" if record[f] is None else record[f] for f in MATCH_FIELDS])
-    return out.getvalue()
 
 
-def leaderboard_csv() -> str:
+def leaderboard_csv(writer: SafeWriter) -> None:
     """Every rated player in every pool (one query)."""
-    out = io.StringIO()
-    writer = SafeWriter(out)
     writer.writerow(LEADERBOARD_FIELDS)
     ratings = Rating.objects.select_related("pool", "player").order_by("pool__preset", "player_id")
     for rating in ratings:
@@ -124,4 +118,3 @@ def leaderboard_csv() -> str:
                 "yes" if rating.provisional else "no",
             ]
         )
-    return out.getvalue()

@@ -13,6 +13,7 @@ from django.utils.formats import date_format
 from django.utils.translation import get_language
 
 from games import audience, player_views
+from games.exports import csv_response
 from games.models import Claim, NameKey, Player
 from games.validators import MAX_ID
 from stats import charts, exports, panels, queries
@@ -170,15 +171,16 @@ def player_export(request: HttpRequest, pk: int, format: str) -> HttpResponse:
         response = HttpResponse(
             exports.player_json(player, filters), content_type="application/json"
         )
-    else:
-        response = HttpResponse(exports.player_csv(player, filters), content_type="text/csv")
-    response["Content-Disposition"] = f'attachment; filename="player-{player.pk}-matches.{format}"'
+        response["Content-Disposition"] = f'attachment; filename="player-{player.pk}-matches.json"'
+        return response
+    response, writer = csv_response(request, f"player-{player.pk}-matches.csv")
+    exports.player_csv(writer, player, filters)
     return response
 
 
 def leaderboard_export(request: HttpRequest) -> HttpResponse:
-    response = HttpResponse(exports.leaderboard_csv(), content_type="text/csv")
-    response["Content-Disposition"] = 'attachment; filename="leaderboard.csv"'
+    response, writer = csv_response(request, "leaderboard.csv")
+    exports.leaderboard_csv(writer)
     return response
 
 

@@ -6,6 +6,7 @@ from django import forms
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from games import csvfiles
 from games.forms import RulesFormMixin
 from games.validators import validate_multiline_text, validate_name, validate_text
 from tournaments.models import DEFAULT_TIE_BREAKS, TIE_BREAKS, Tournament
@@ -205,22 +206,31 @@ class AddPlayersForm(forms.Form):
 class ImportPlayersForm(forms.Form):
     file = forms.FileField(
         label=_("CSV file"),
-        help_text=_("A column “name” (and optionally “checked_in”: yes/no), or one name per line."),
+        help_text=_(
+            "From Excel (in any language) or LibreOffice: a column “name” or “Имя” (and "
+            "optionally “checked_in”: yes/no), or one name per line. You see what was read "
+            "before anyone is added."
+        ),
     )
 
-    def clean_file(self) -> str:
+    def clean_file(self) -> csvfiles.Table:
         upload = self.cleaned_data["file"]
         if upload.size > 200_000:
             raise forms.ValidationError(gettext("The file is too large (at most 200 kB)."))
-        data = upload.read()
-        if b"\x00" in data:
+        try:
+            return csvfiles.read_table(upload.read())
+        except csvfiles.NotText:
             # No text file holds a NUL byte: a spreadsheet, an image or UTF-16 text does.
             raise forms.ValidationError(
-                gettext("This is not a CSV text file (a spreadsheet?); save it as CSV (UTF-8).")
-            )
-        try:
-            return data.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise forms.ValidationError(
-                gettext("The file is not UTF-8 text; save it as CSV (UTF-8).")
+                gettext("This is not a CSV text file (a spreadsheet?); save it as CSV.")
             ) from None
+
+
+class ConfirmImportForm(forms.Form):
+    """The list read from a file, sent back as the preview showed it: read and checked again
+    before anyone is added."""
+
+    text = forms.CharField(widget=forms.HiddenInput, max_length=400_000, strip=False)
+    separator = forms.ChoiceField(
+        widget=forms.HiddenInput, choices=[(sep, sep) for sep in csvfiles.SEPARATORS]
+    )

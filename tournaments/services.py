@@ -259,16 +259,37 @@ def set_checked_in(*, entrant: Entrant, checked_in: bool) -> None:
         _save(tournament)
 
 
-def import_entrants(*, tournament: Tournament, text: str, by) -> Added:
-    """Add the players of a CSV list: a `name` column (or names alone, one a line), and an
-    optional `checked_in` column (yes/no). Every line is checked first; nothing is added when
-    one is wrong. A name entered already, or given twice, is skipped and reported."""
-    rows = [(line, row) for line, row in _csv_rows(text) if any(cell.strip() for cell in row)]
-    header = [cell.strip().casefold() for cell in rows[0][1]] if rows else []
-    name_col, checked_col = 0, None
-    if "name" in header:
-        name_col = header.index("name")
-        checked_col = header.index("checked_in") if "checked_in" in header else None
+# Headers a spreadsheet's name column and check-in column may have, in English or Russian.
+NAME_HEADERS = frozenset(
+    {"name", "names", "player", "players", "имя", "игрок", "игроки", "участник", "фио"}
+)
+CHECKED_IN_HEADERS = frozenset({"checked_in", "checked in", "на месте", "отмечен", "пришёл"})
+
+
+@dataclass(frozen=True)
+class PlayerList:
+    """A CSV list of players as read, before anyone is added: (name, checked in) a row, and
+    the header it skipped, if any."""
+
+    rows: list[tuple[str, bool]]
+    header: list[str] | None
+
+
+def read_player_list(text: str, separator: str = ",") -> PlayerList:
+    """The players of a CSV list: a name column (headed `name`, `Имя`, `Игрок`, `ФИО`..., or
+    names alone, one a line) and an optional check-in column (`checked_in`, `На месте`: yes/no,
+    да/нет). Every line is checked; the first wrong one raises TournamentError. Writes nothing."""
+    rows = [
+        (line, row) for line, row in _csv_rows(text, separator) if any(cell.strip() for cell in row)
+    ]
+    first = [cell.strip().casefold() for cell in rows[0][1]] if rows else []
+    name_col, checked_col, header = 0, None, None
+    if NAME_HEADERS.intersection(first):
+        name_col = next(index for index, cell in enumerate(first) if cell in NAME_HEADERS)
+        checked_col = next(
+            (index for index, cell in enumerate(first) if cell in CHECKED_IN_HEADERS), None
+        )
+        header = [cell.strip() for cell in rows[0][1]]
         rows = rows[1:]
     if not rows:
         raise TournamentError(_("The file has no players in it."))
@@ -276,7 +297,7 @@ def import_entrants(*, tournament: Tournament, text: str, by) -> Added:
         raise TournamentError(
             _("A list can have at most %(count)s players.") % {"count": MAX_IMPORT_ROWS}
         )
-    names, checked = [], []
+    players = []
     for line, row in rows:
         name = row[name_col].strip() if len(row) > name_col else ""
         if not name:
@@ -305,15 +326,20 @@ def import_entrants(*, tournament: Tournament, text: str, by) -> Added:
                 _("Line %(line)s: checked_in must be yes or no, not “%(value)s”.")
                 % {"line": line, "value": value}
             )
-        names.append(name)
-        checked.append(value in ("yes", "1", "true", "да"))
-    return _add(tournament, list(zip(names, checked, strict=True)), by)
+        players.append((name, value in ("yes", "1", "true", "да")))
+    return PlayerList(rows=players, header=header)
 
 
-def _csv_rows(text: str) -> list[tuple[int, list[str]]]:
+def import_entrants(*, tournament: Tournament, text: str, by, separator: str = ",") -> Added:
+    """Add the players of a CSV list (`read_player_list`); nothing is added when a line is
+    wrong. A name entered already, or given twice, is skipped and reported."""
+    return _add(tournament, read_player_list(text, separator).rows, by)
+
+
+def _csv_rows(text: str, separator: str = ",") -> list[tuple[int, list[str]]]:
     """The rows of a CSV text with the line each starts on; CR, LF and CRLF lines alike."""
     # newline="": the csv module itself splits lines, whichever ending they have.
-    reader = csv.reader(io.StringIO(text.lstrip("\ufeff"), newline=""))
+    reader = csv.reader(io.StringIO(text.lstrip("\ufeff"), newline=""), delimiter=separator)
     rows, line = [], 1
     try:
         for row in reader:

@@ -17,14 +17,19 @@ from django.utils.translation import ngettext, pgettext
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 
-from games.exports import SafeWriter
+from games.exports import csv_response
 from games.http import local_path, unchanged
 from games.labels import changed_options, rules_summary
 from games.models import NameKey, Seat
 from games.names import sort_key
 from games.validators import name_problem, parse_id
 from tournaments import services
-from tournaments.forms import AddPlayersForm, ImportPlayersForm, TournamentForm
+from tournaments.forms import (
+    AddPlayersForm,
+    ConfirmImportForm,
+    ImportPlayersForm,
+    TournamentForm,
+)
 from tournaments.models import (
     TIE_BREAK_COLUMNS,
     TIE_BREAKS,
@@ -254,8 +259,7 @@ def table_cards(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _get_tournament(pk)
-    response = _csv_response(f"tournament-{tournament.pk}-standings.csv")
-    writer = SafeWriter(response)
+    response, writer = csv_response(request, f"tournament-{tournament.pk}-standings.csv")
     names = [_tie_break_label(name) for name in tournament.tie_breaks]
     numbers = list(tournament.rounds.order_by("number").values_list("number", flat=True))
     per_round = [pgettext("tournament", "Round %(number)s") % {"number": n} for n in numbers]
@@ -286,8 +290,7 @@ def results_csv(request: HttpRequest, pk: int) -> HttpResponse:
     """Every table's result: round, table, seat, player, place, the tournament points it earned,
     total, deals played."""
     tournament = _get_tournament(pk)
-    response = _csv_response(f"tournament-{tournament.pk}-tables.csv")
-    writer = SafeWriter(response)
+    response, writer = csv_response(request, f"tournament-{tournament.pk}-tables.csv")
     writer.writerow(
         [
             pgettext("tournament", "Round"),
@@ -325,13 +328,6 @@ def results_csv(request: HttpRequest, pk: int) -> HttpResponse:
                         _("yes") if table.match.is_finished else _("no"),
                     ]
                 )
-    return response
-
-
-def _csv_response(filename: str) -> HttpResponse:
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    response.write("\ufeff")  # so spreadsheet programs read the names as UTF-8
     return response
 
 
@@ -451,24 +447,48 @@ def players(request: HttpRequest, pk: int) -> HttpResponse:
                     _report_skipped(request, added)
                     return redirect("tournaments:players", pk=pk)
             elif which == "import":
+                # A file is read and shown first; nobody is added until the director confirms.
                 import_form = ImportPlayersForm(request.POST, request.FILES, prefix="import")
                 if import_form.is_valid():
-                    added = services.import_entrants(
-                        tournament=tournament,
-                        text=import_form.cleaned_data["file"],
-                        by=request.user,
-                    )
-                    count = len(added.entrants)
-                    messages.success(
+                    table = import_form.cleaned_data["file"]
+                    found = services.read_player_list(table.text, table.separator)
+                    return render(
                         request,
-                        ngettext("%(count)s player imported.", "%(count)s players imported.", count)
-                        % {"count": count},
+                        "tournaments/import_preview.html",
+                        {
+                            "tournament": tournament,
+                            "table": table,
+                            "found": found,
+                            "filename": request.FILES["import-file"].name,
+                            "confirm_form": ConfirmImportForm(
+                                initial={"text": table.text, "separator": table.separator}
+                            ),
+                        },
                     )
-                    _report_skipped(request, added)
-                    return redirect("tournaments:players", pk=pk)
+            elif which == "import_confirm":
+                confirm = ConfirmImportForm(request.POST)
+                if not confirm.is_valid():
+                    raise TournamentError(_("The list was not sent whole; choose the file again."))
+                added = services.import_entrants(
+                    tournament=tournament,
+                    text=confirm.cleaned_data["text"],
+                    separator=confirm.cleaned_data["separator"],
+                    by=request.user,
+                )
+                count = len(added.entrants)
+                messages.success(
+                    request,
+                    ngettext("%(count)s player imported.", "%(count)s players imported.", count)
+                    % {"count": count},
+                )
+                _report_sitting_out(request, tournament, added.entrants)
+                _report_skipped(request, added)
+                return redirect("tournaments:players", pk=pk)
         except TournamentError as error:
-            target = add_form if which == "add" else import_form
-            target.add_error(None, str(error))
+            if which == "import_confirm":
+                messages.error(request, str(error))
+            else:
+                (add_form if which == "add" else import_form).add_error(None, str(error))
     entrants = (
         tournament.entrants.select_related("player__user")
         .annotate(

@@ -68,15 +68,17 @@ def test_the_same_data_gives_the_same_bytes(client, played):
 
 def test_a_players_csv_has_a_row_a_match_and_follows_the_filters(client, played):
     url = reverse("stats:player_csv", args=[pid("alice")])
-    rows = list(csv.DictReader(io.StringIO(client.get(url).content.decode())))
+    rows = list(csv.DictReader(io.StringIO(client.get(url).content.decode("utf-8-sig"))))
     assert [int(row["match"]) for row in rows[:3]] == [m.pk for m in played]
     assert rows[-1]["preset"] == "aaow" and rows[0]["rating_before"] == "1500"
-    rows = list(csv.DictReader(io.StringIO(client.get(url, {"preset": "aaow"}).content.decode())))
+    rows = list(
+        csv.DictReader(io.StringIO(client.get(url, {"preset": "aaow"}).content.decode("utf-8-sig")))
+    )
     assert len(rows) == 1
 
 
 def test_the_leaderboard_csv_lists_every_rated_player_in_every_pool(client, played):
-    body = client.get(reverse("stats:leaderboard_csv")).content.decode()
+    body = client.get(reverse("stats:leaderboard_csv")).content.decode("utf-8-sig")
     rows = list(csv.DictReader(io.StringIO(body)))
     assert list(rows[0]) == [
         "player_id",

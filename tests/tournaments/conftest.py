@@ -53,3 +53,40 @@ def second_round_of_eight(alice, tournament):
         play_out(table.match, alice)
     services.close_round(round_=first, by=alice)
     return first, services.seat_next_round(tournament=tournament, by=alice)
+
+
+def read_file(client, tournament, content: bytes, filename: str = "players.csv"):
+    """The director chooses a CSV file of players: the page that shows what was read."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.urls import reverse
+
+    upload = SimpleUploadedFile(filename, content)
+    return client.post(
+        reverse("tournaments:players", args=[tournament.pk]),
+        {"form": "import", "import-file": upload},
+    )
+
+
+def confirm_import(client, tournament, preview):
+    """The director confirms the list the preview shows, as its form posts it."""
+    import html
+    import re
+
+    from django.urls import reverse
+
+    page = preview.content.decode()
+    fields = dict(re.findall(r'<input type="hidden" name="(text|separator)" value="([^"]*)"', page))
+    data = {"form": "import_confirm"} | {
+        name: html.unescape(value) for name, value in fields.items()
+    }
+    url = reverse("tournaments:players", args=[tournament.pk])
+    return client.post(url, data, follow=True)
+
+
+def import_file(client, tournament, content: bytes):
+    """Choose the file and confirm what was read (the page saying what is wrong, if the file
+    cannot be read)."""
+    preview = read_file(client, tournament, content)
+    if 'name="form" value="import_confirm"' not in preview.content.decode():
+        return preview
+    return confirm_import(client, tournament, preview)

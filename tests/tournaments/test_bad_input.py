@@ -4,12 +4,11 @@ import csv
 import re
 
 import pytest
-from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from games.models import Match, Player
 from tests.conftest import at_once, record, rules_form_data
-from tests.tournaments.conftest import enter, make_tournament
+from tests.tournaments.conftest import enter, import_file, make_tournament
 from tournaments import services
 from tournaments.models import Tournament, TournamentRound
 from tournaments.services import TournamentError
@@ -118,15 +117,6 @@ def test_a_description_keeps_its_lines_and_tabs(client, alice):
 # --- importing players ---------------------------------------------------------------------
 
 
-def import_file(client, tournament, content: bytes):
-    upload = SimpleUploadedFile("players.csv", content)
-    return client.post(
-        reverse("tournaments:players", args=[tournament.pk]),
-        {"form": "import", "import-file": upload},
-        follow=True,
-    )
-
-
 @pytest.mark.parametrize("newline", ["\r", "\n", "\r\n"], ids=["CR", "LF", "CRLF"])
 def test_a_csv_with_any_line_ending_is_read(client, alice, tournament, newline):
     client.force_login(alice)
@@ -147,7 +137,8 @@ def test_a_csv_with_any_line_ending_is_read(client, alice, tournament, newline):
         (b"\n \n", "The file has no players in it."),
         (b"PK\x03\x04\x14\x00\x06\x00", "This is not a CSV text file (a spreadsheet?)"),
         ("name\nAnna\n".encode("utf-16-le"), "This is not a CSV text file (a spreadsheet?)"),
-        ("name\nВера\n".encode("cp1251"), "The file is not UTF-8 text"),
+        # Excel's "CSV" in Russian is Windows-1251: read, but the control character is not.
+        ("name\nВера\nГ\x01леб\n".encode("cp1251"), "Line 3: This contains a control character"),
         (b'name\nAnna\n"' + b"x" * 140_000 + b'"\n', "Line 3 cannot be read"),
         (b'name\nAnna\n"Boris\nVera\n', "Line 3: a name runs over several lines"),
         (b"name\n\nAnna\n\nB\x01ob\n", "Line 5: This contains a control character (U+0001)"),

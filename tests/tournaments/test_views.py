@@ -2,14 +2,13 @@
 
 import pytest
 import segno
-from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games.models import Match
 from tests.conftest import play_out, record, rules_form_data
-from tests.tournaments.conftest import enter, seated, second_round_of_eight
+from tests.tournaments.conftest import enter, import_file, read_file, seated, second_round_of_eight
 from tournaments import services
 from tournaments.models import Tournament, TournamentRound
 
@@ -446,8 +445,7 @@ def test_a_director_adds_checks_in_and_imports_players(client, alice, tournament
     )
     anna.refresh_from_db()
     assert anna.checked_in
-    upload = SimpleUploadedFile("players.csv", b"name,checked_in\nVera,yes\n")
-    response = client.post(url, {"form": "import", "import-file": upload}, follow=True)
+    response = import_file(client, tournament, b"name,checked_in\nVera,yes\n")
     assert "1 player imported." in response.content.decode()
     assert tournament.entrants.get(player__name="Vera").checked_in
 
@@ -499,14 +497,12 @@ def test_removing_dropping_and_closing_ask_first(client, alice, tournament):
     assert 'data-confirm="Remove Anna from the tournament?"' in page
 
 
-def test_a_file_that_is_not_utf8_is_refused(client, alice, tournament):
+def test_a_file_that_is_not_text_is_refused(client, alice, tournament):
     client.force_login(alice)
-    upload = SimpleUploadedFile("players.csv", "name\nВера\n".encode("cp1251"))
-    response = client.post(
-        reverse("tournaments:players", args=[tournament.pk]),
-        {"form": "import", "import-file": upload},
+    response = read_file(client, tournament, "name\nВера\n".encode("utf-16"))
+    assert (
+        "This is not a CSV text file (a spreadsheet?); save it as CSV." in response.content.decode()
     )
-    assert "The file is not UTF-8 text" in response.content.decode()
     assert not tournament.entrants.exists()
 
 
