@@ -34,9 +34,15 @@ class Table:
 
 
 def read_table(data: bytes) -> Table:
-    """The text of a CSV file, whatever encoding and separator a spreadsheet gave it: UTF-8
-    with or without a BOM, else Windows-1251; `,`, `;` or a tab, whichever splits its first
-    lines into the same number of cells (the most cells on a tie)."""
+    """The text of a CSV file, whatever encoding and separator a spreadsheet gave it: UTF-16
+    with its BOM, UTF-8 with or without one, else Windows-1251; `,`, `;` or a tab, whichever
+    splits its first lines into the same number of cells (the most cells on a tie)."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):  # Excel's "Unicode text": UTF-16, tabs
+        try:
+            text = data.decode("utf-16")
+        except UnicodeDecodeError:
+            raise NotText("bad UTF-16") from None
+        return Table(text=text, separator=separator_of(text), encoding="UTF-16")
     if b"\x00" in data:
         raise NotText("NUL")
     for codec, name in ENCODINGS:

@@ -47,8 +47,9 @@ def test_a_russian_excel_file_is_read_and_shown_before_anyone_is_added(client, a
         ("name,club\nАнна Петрова,Туз\nБорис,Туз\n".encode(), "commas", "UTF-8"),
         ("Игрок\tКлуб\nАнна Петрова\tТуз\nБорис\tТуз\n".encode("cp1251"), "tabs", "Windows-1251"),
         ("Анна Петрова\nБорис\n".encode("cp1251"), "commas", "Windows-1251"),
+        ("Имя\tКлуб\r\nАнна Петрова\tТуз\r\nБорис\tТуз\r\n".encode("utf-16"), "tabs", "UTF-16"),
     ],
-    ids=["utf-8 bom ;", "utf-8 ,", "cp1251 tab", "names alone"],
+    ids=["utf-8 bom ;", "utf-8 ,", "cp1251 tab", "names alone", "excel unicode text"],
 )
 def test_any_separator_and_encoding_a_spreadsheet_writes_is_read(
     client, alice, tournament, content, separator, encoding

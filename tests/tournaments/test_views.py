@@ -499,7 +499,7 @@ def test_removing_dropping_and_closing_ask_first(client, alice, tournament):
 
 def test_a_file_that_is_not_text_is_refused(client, alice, tournament):
     client.force_login(alice)
-    response = read_file(client, tournament, "name\nВера\n".encode("utf-16"))
+    response = read_file(client, tournament, b"PK\x03\x04\x14\x00\x06\x00")  # an .xlsx
     assert (
         "This is not a CSV text file (a spreadsheet?); save it as CSV." in response.content.decode()
     )
