@@ -453,3 +453,29 @@ def test_after_the_match_the_ranking_shows_and_play_again_seats_the_same_bots(cl
     response = client.post(reverse("games:play_rematch", args=[table.pk]))
     assert response["Location"] == new.get_absolute_url()
     assert PlayTable.objects.count() == 2
+
+
+@pytest.mark.parametrize(
+    ("language", "why", "logged"),
+    [
+        ("en", "The round went nowhere, so it was cut after 4 moves", "The round is cut after 4"),
+        ("ru", "Раунд никуда не вёл, поэтому его прервали после 4 ходов", "Раунд прерван после 4"),
+    ],
+)
+def test_a_round_cut_at_the_move_limit_is_stored_as_cut_and_the_table_says_why(
+    client, alice, monkeypatch, language, why, logged
+):
+    monkeypatch.setattr("games.engine.game.MOVE_LIMIT", 4)
+    table = new_table(alice, seats=("me", "greedy"), seed=11)
+    game = play_round(table, alice)
+    assert game.cut
+    match = Match.objects.get(pk=table.match_id)
+    stored = match.rounds.get()
+    assert stored.cut
+    totals = list(match.seats.order_by("position").values_list("total", flat=True))
+    assert totals == [game.result.totals[seat] for seat in (0, 1)]
+    client.force_login(alice)
+    body = client.get(reverse("games:play", args=[table.pk]), HTTP_ACCEPT_LANGUAGE=language)
+    text = body.content.decode()
+    assert why in text
+    assert logged in text

@@ -7,6 +7,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import services
+from games.engine.game import MOVE_LIMIT
 from games.models import Entry, Match
 from games.rules import Variant
 from tests.conftest import make_match, record, round_at, rules_form_data
@@ -676,3 +677,11 @@ def test_a_live_view_refresh_that_finds_nothing_new_is_answered_without_a_page(
         headers={"HX-Request": "true"},
     )
     assert huge.status_code == 404
+
+
+def test_the_rules_page_says_how_a_round_that_goes_nowhere_ends_in_both_languages(client):
+    page = client.get(reverse("games:rules")).content.decode()
+    assert "Our reading: a round that goes nowhere" in page
+    assert f"ends after {MOVE_LIMIT} moves" in page
+    russian = client.get(reverse("games:rules"), headers={"Accept-Language": "ru"})
+    assert f"заканчивается после {MOVE_LIMIT} ходов" in russian.content.decode()
