@@ -346,12 +346,12 @@ def _points(variant: Variant, player: Hashable, value: Any) -> int:
 
 
 def _check_round_cards[P: Hashable](
-    variant: Variant, values: Mapping[Card, int], outcomes: dict[P, Outcome]
+    variant: Variant, values: Mapping[Card, int], outcomes: dict[P, Outcome], cut: bool = False
 ) -> None:
     """Every card is in the deck, in one hand at most and once in it. Under "last holder"
     a card played out can come back through the restock, so out cards may repeat and be
-    held, but the last one played stays on the pile; otherwise an out card is on the pile
-    and nowhere else."""
+    held, but the last one played stays on the pile (unless the round was `cut`: then the
+    last card played is any card); otherwise an out card is on the pile and nowhere else."""
     comes_back = variant.round_end == "last_holder"
     placed: dict[Card, P] = {}  # who gave each card first, in seat order
     held_back: dict[Card, P] = {}  # out cards that came back to a holder's hand
@@ -375,7 +375,7 @@ def _check_round_cards[P: Hashable](
             first = placed.setdefault(card, player)
             if len(placed) == count:
                 _check_seen_again(comes_back, outcomes, held_back, card, first, player)
-    if comes_back:
+    if comes_back and not cut:
         _check_one_out_card_on_pile(outcomes, held_back)
 
 
@@ -601,7 +601,7 @@ def _read_round[P: Hashable](
             # A parse error names the token; the form shows it by the right player.
             error.player = player
             raise
-    _check_round_cards(variant, values, outcomes)
+    _check_round_cards(variant, values, outcomes, cut)
     if not cut:
         _check_round_end(variant, outcomes)
     return outcomes

@@ -98,3 +98,13 @@ def test_draws_and_passes_count_as_moves():
     assert game.to_move == 1
     game.play(play("9C"))
     assert game.cut
+
+
+def test_under_last_holder_a_cut_round_may_hold_back_every_card_played_out():
+    # The card seat 1 went out with came back through the stock to seat 2; the last card
+    # played is another one, as a round is cut after any move.
+    round_ = {0: {"hand": "10C"}, 1: {"out": "9D"}, 2: {"hand": "9D KH"}}
+    with pytest.raises(RulesError, match="given twice"):
+        score_match(AAOW, (0, 1, 2), [round_])
+    result = score_match(AAOW, (0, 1, 2), [round_], cut=[0])
+    assert result.rounds[0].scores == {0: 10, 1: 0, 2: 4}
