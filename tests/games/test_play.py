@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games import play
 from games.engine import Game, Move
@@ -475,7 +475,9 @@ def test_a_round_cut_at_the_move_limit_is_stored_as_cut_and_the_table_says_why(
     totals = list(match.seats.order_by("position").values_list("total", flat=True))
     assert totals == [game.result.totals[seat] for seat in (0, 1)]
     client.force_login(alice)
-    body = client.get(reverse("games:play", args=[table.pk]), HTTP_ACCEPT_LANGUAGE=language)
+    # The request switches this thread's language: switch it back for the tests that follow.
+    with translation.override("en"):
+        body = client.get(reverse("games:play", args=[table.pk]), HTTP_ACCEPT_LANGUAGE=language)
     text = body.content.decode()
     assert why in text
     assert logged in text
