@@ -248,6 +248,9 @@ class Round(models.Model):
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # Played on the site and cut at the engine's move limit: scored as it stood, it need
+    # not end the way the rules end rounds (nobody out, or several holding cards).
+    cut = models.BooleanField(_("cut at the move limit"), default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

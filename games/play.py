@@ -323,7 +323,7 @@ def _record_move(table: PlayTable, game: Game, position: int, move: Move, *, by:
     number = table.moves.count() + 1
     table.moves.create(round=round_index, number=number, seat=position, move=move.to_json(), by=by)
     if game.round_over:
-        services.store_played_round(match=table.match, outcomes=game.round_outcomes)
+        services.store_played_round(match=table.match, outcomes=game.round_outcomes, cut=game.cut)
         if game.match_over:
             table.status = PlayTable.Status.FINISHED
     table.state = game.to_json()

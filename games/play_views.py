@@ -229,6 +229,10 @@ def _describe(event: dict, names: dict[int, str]) -> str:
             return _("%(name)s goes out") % {"name": name}
         case "restock":
             return _("The pile is turned over into a new stock")
+        case "cut":
+            return _("The round is cut after %(count)s moves: each hand is counted") % {
+                "count": event.get("count", 0)
+            }
         case "opening":
             return _("The first card: %(card)s") % {
                 "card": card_notation(parse_card(event["card"]))

@@ -385,13 +385,14 @@ def delete_round(*, match: Match, round_id: int, version: int, by) -> int:
     return doomed.number
 
 
-def store_played_round(*, match: Match, outcomes: Outcomes) -> Round:
+def store_played_round(*, match: Match, outcomes: Outcomes, cut: bool = False) -> Round:
     """Add a round played on the site: its table holds the table's lock and its moves were
-    checked by the engine, so no person's rights are asked."""
+    checked by the engine, so no person's rights are asked. A round the engine `cut` at its
+    move limit is kept as cut: it need not end the way the rules end rounds."""
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match.pk)
         rounds = _load_rounds(match)
-        new = Round.objects.create(match=match, number=len(rounds) + 1, entered_by=None)
+        new = Round.objects.create(match=match, number=len(rounds) + 1, entered_by=None, cut=cut)
         rounds.append((new, dict(outcomes)))
         _rescore(match, _seats(match), rounds)
     return new
@@ -429,7 +430,8 @@ def preview_round(*, match: Match, outcomes: Outcomes, round_id: int | None = No
         index = len(rounds)
         rounds.append(dict(outcomes))
     keys = list(match.seats.order_by("position").values_list("position", flat=True))
-    return score_match(match.variant, keys, rounds).rounds[index]
+    cut = _cut(_load_rounds(match)[:index])
+    return score_match(match.variant, keys, rounds, cut=cut).rounds[index]
 
 
 def round_outcomes(round_: Round) -> dict[int, Outcome]:
@@ -480,6 +482,11 @@ def _seats(match: Match) -> list[Seat]:
 
 
 RoundRows = list[tuple[Round, dict[int, Outcome]]]
+
+
+def _cut(rounds: RoundRows) -> list[int]:
+    """The indices of the rounds a played table cut at the engine's move limit."""
+    return [index for index, (round_, _outcomes) in enumerate(rounds) if round_.cut]
 
 
 def _load_rounds(match: Match) -> RoundRows:
@@ -565,9 +572,10 @@ def _check_nobody_returns(
         return
     keys = [seat.position for seat in seats]
     variant = match.variant
-    before = score_match(variant, keys, [o for _r, o in old])
+    before = score_match(variant, keys, [o for _r, o in old], cut=_cut(old))
     try:
-        after = score_match(variant, keys, [o for _r, o in new[:first_later]])
+        kept = new[:first_later]
+        after = score_match(variant, keys, [o for _r, o in kept], cut=_cut(kept))
     except RulesError:
         return  # the change itself breaks a rule; _rescore reports it
     back = [
@@ -600,7 +608,12 @@ def _rescore(
     """Score every round from scratch and store scores, totals, events, places and status;
     move the match's version."""
     by_position = {seat.position: seat for seat in seats}
-    result = score_match(match.variant, list(by_position), [outcome for _round, outcome in rounds])
+    result = score_match(
+        match.variant,
+        list(by_position),
+        [outcome for _round, outcome in rounds],
+        cut=_cut(rounds),
+    )
     Entry.objects.filter(round__match=match).delete()
     entries = []
     scored_rows = []  # what the sheet shows, as Match.scored_rows keeps it

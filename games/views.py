@@ -18,6 +18,7 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRefresh
 
 from games import audience, extensions, labels, owners, services
+from games.engine.game import MOVE_LIMIT
 from games.forms import MatchFilterForm, NewMatchForm, RoundForm, initial_from_entries
 from games.http import unchanged
 from games.labels import outcome_label, rules_message
@@ -211,6 +212,7 @@ def leave(request: HttpRequest, pk: int) -> HttpResponse:
 def rules(request: HttpRequest) -> HttpResponse:
     """The game's rules, the three presets side by side and the card notation."""
     context = {
+        "move_limit": MOVE_LIMIT,
         "presets": [
             (labels.preset_label(name), labels.PRESET_DESCRIPTIONS[name])
             for name in labels.PRESET_LABELS

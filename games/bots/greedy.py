@@ -9,8 +9,10 @@ other keeps the turn, so it searches the chains of such cards to the end of its 
 
 Deciding the same way in the same position, greedy players can go round in circles (the
 same cards played, drawn and turned over again and again). In a round that has gone on far
-longer than rounds do, it now and then makes another legal move, as a person would, so that
-every round ends.
+longer than rounds do, it often plays instead any card that fits and makes nobody draw, as a
+person tired of the round would (`ending_moves`): another move picked among all the legal
+ones was not enough, as most moves of such a round are forced and a card that makes the
+other draw only passes cards back and forth. The engine cuts a round that still goes on.
 """
 
 from __future__ import annotations
@@ -22,7 +24,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.bots.position import CARDS, Effect, Position, effects
+from games.bots.position import (
+    CARDS,
+    LONG_ROUND,
+    Effect,
+    Position,
+    effects,
+    ending_moves,
+    moves_made,
+)
 from games.engine import Move
 from games.engine.moves import OWN_CARDS
 from games.rules import RANKS, SUITS, Card, Variant, card_points, out_score, score_hand
@@ -37,8 +47,7 @@ QUEEN_KEEP = 3.0  # a Queen fits on anything, so it is worth keeping for later
 RESET_SHARE = 0.5  # a hand that makes exactly 101 (or 100) pays off only if the round ends now
 LOSING_HAND = 30.0  # a hand that would take the total over the limit
 MAX_NODES = 300  # positions searched per decision: chains of long hands stay cheap
-LONG_ROUND = 500  # events in a round's log beyond which it is going round in circles
-VARY = 0.2  # then, the chance of another legal move than the best
+VARY = 0.5  # in a long round, the chance of a move that heads for its end over the best
 
 _SUIT_INDEX = {suit: index for index, suit in enumerate(SUITS)}
 _RANK_INDEX = {rank: index for index, rank in enumerate(RANKS)}
@@ -54,8 +63,8 @@ class Greedy:
         self.rng = random.Random(seed)
 
     def choose(self, view: Mapping[str, Any], legal_moves: Sequence[Move]) -> Move:
-        if len(view["log"]) > LONG_ROUND and len(legal_moves) > 1 and self.rng.random() < VARY:
-            return self.rng.choice(legal_moves)
+        if len(legal_moves) > 1 and moves_made(view) > LONG_ROUND and self.rng.random() < VARY:
+            return self.rng.choice(ending_moves(view, legal_moves))
         return best_move(Position.of_view(view), legal_moves)
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.engine.game import card_effects
-from games.engine.moves import OWN_CARDS
+from games.engine.moves import OWN_CARDS, Move
 from games.rules import Card, Variant, deck
 
 # The bots' own object for every card (of either deck), so that their searches compare cards
@@ -34,6 +34,28 @@ def effects(variant: Variant) -> Mapping[Card, Effect]:
     by_id = card_effects(variant)
     own = OWN_CARDS[variant.deck_size]
     return {card: Effect(*by_id[id(obj)]) for card, obj in own.items() if id(obj) in by_id}
+
+
+# Moves in a round beyond which it is going round in circles: rounds that go somewhere take
+# a few dozen (the engine cuts a round at its MOVE_LIMIT).
+LONG_ROUND = 200
+
+
+def moves_made(view: Mapping[str, Any]) -> int:
+    """The moves made in the view's round (a view saved before the engine counted them: the
+    events of its log, which also holds a skip or a restock now and then)."""
+    moves = view.get("moves")
+    return len(view["log"]) if moves is None else moves
+
+
+def ending_moves(view: Mapping[str, Any], legal_moves: Sequence[Move]) -> list[Move]:
+    """The moves that bring a round nearer its end: the plays of cards that make nobody
+    draw (hands shrink, where a draw or a card that makes the next player draw only moves
+    cards from one hand to another); failing those any play, failing that every move."""
+    plays = [move for move in legal_moves if move.kind == "play"]
+    by_card = effects(variant_of(tuple(view["variant"].items())))
+    quiet = [move for move in plays if not by_card[move.card].draw]  # type: ignore[index]
+    return quiet or plays or list(legal_moves)
 
 
 @functools.lru_cache(maxsize=64)

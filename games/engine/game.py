@@ -24,8 +24,13 @@ RULES.md is the spec. Where it is silent, this is our reading (tests/engine/ che
   and draws still owed are not taken (as under `first_out`); `owed_draws` shows them.
 - A hand never ends up empty without going out: whoever plays a card to cover has just put a
   second card on the pile, so there is always something to draw.
-- A round can in principle go on for ever (cards come back through the restock, and under
-  `draw_when_able` players may keep drawing), as at a real table; the engine does not cut it.
+- A round that goes nowhere is cut. Cards come back through the restock, and under
+  `draw_when_able` players may keep drawing, so a round can in principle go on for ever;
+  after MOVE_LIMIT moves (decisions: a play, a draw, a pass) in one round, far more than
+  any round that is going somewhere takes, it ends as it stands: whoever went out keeps
+  that, everyone still holding cards counts their hand, nobody else goes out (`cut` is set,
+  and the log ends with a "cut" event). The next round is led as after any round; under
+  `previous_winner` with nobody out, by the seat after the new dealer.
 """
 
 import functools
@@ -68,6 +73,9 @@ from games.rules import (
 COVER_ANY = "any"
 COVER_SUIT = "suit"
 FORMAT = 1  # the version of to_json's shape
+# The moves in a round after which it is cut and scored as it stands (see the docstring):
+# rounds that go somewhere take a few dozen, rarely a few hundred.
+MOVE_LIMIT = 1000
 
 ORDERED = {
     "S": gettext_noop("Play a spade or a Queen: a spade was ordered"),
@@ -126,7 +134,9 @@ class Game:
         "_holding",
         "_lead",
         "_legal",
+        "_limit",
         "_log",
+        "_moves",
         "_next",
         "_plays",
         "_plays_on",
@@ -138,6 +148,7 @@ class Game:
         "_totals_before",
         "active",
         "cover",
+        "cut",
         "dealer",
         "drew",
         "hands",
@@ -169,6 +180,9 @@ class Game:
         self._plays_on = PLAYS_ON[variant.deck_size]
         self._plays_owed = PLAYS_OWED[variant.deck_size]
         self._legal: list[Move] | None = None
+        self._limit = MOVE_LIMIT
+        self._moves = 0
+        self.cut = False
 
     # --- building -------------------------------------------------------------------------
 
@@ -222,6 +236,8 @@ class Game:
         self.went_out: list[tuple[int, Card]] = []
         self.owed_draws = 0
         self.round_over = False
+        self.cut = False
+        self._moves = 0
         self._log: list[Event] = []
         self._legal = None
         self.to_move: int | None = leader
@@ -294,6 +310,11 @@ class Game:
             move = legal[legal.index(move)]
         if seat is not None and seat != self.to_move:
             raise self._refusal(move, seat)
+        moves = self._moves + 1
+        if moves >= self._limit:
+            self._play_last(move, moves)
+            return
+        self._moves = moves
         self._legal = None
         me: int = self.to_move  # type: ignore[assignment]
         kind = move.kind
@@ -340,6 +361,20 @@ class Game:
             self._log.append(("pass", me))
             self._pass_turn(me, False, 0)
 
+    def _play_last(self, move: Move, moves: int) -> None:
+        """The move that reaches the limit of moves in a round: made, then the round is
+        cut if it goes on."""
+        self._limit = math.inf  # so that play() makes this move as any other
+        try:
+            self.play(move)
+        finally:
+            self._limit = MOVE_LIMIT
+        self._moves = moves
+        if not self.round_over:
+            self._log.append(("cut", moves))
+            self.cut = True
+            self._end_round()
+
     def next_round(self) -> None:
         """Deal the next round; refused (IllegalMove) mid-round and after the match."""
         if not self.round_over:
@@ -348,7 +383,7 @@ class Game:
             raise IllegalMove(gettext_noop("The match is over: no round follows it"))
         active = self._result.active
         dealer = self._next_in(self.dealer, active)
-        if self.variant.leader == "previous_winner":
+        if self.variant.leader == "previous_winner" and self.went_out:
             winner = self.went_out[0][0]
             leader = winner if winner in active else self._next_in(winner, active)
         else:
@@ -525,7 +560,7 @@ class Game:
                 outcomes[seat] = Outcome("hand", _in_deck_order(self.hands[seat]))
         # score_match(variant, seats, [outcomes], since=result), without the checks that an
         # engine's own round cannot fail: the same as scoring every round again.
-        self._result = self._score_round(self._result, outcomes)
+        self._result = self._score_round(self._result, outcomes, self.cut)
 
     def _set_holding(self, holding: list[bool]) -> None:
         """Who still holds cards this round, and so who plays after whom: the turn passes
@@ -640,13 +675,16 @@ class Game:
         order); at round end also totals_after, events ([seat, "reset_to_0" | "reset_to_50"
         | "lost"]) and, once the match is over, standings. Scores are per seat, None for a
         seat that sat the round out. The stock is a count: never its cards or their order.
+        Also moves (made in this round, toward MOVE_LIMIT), cut (the round was cut at the
+        limit) and cut_rounds (the indices of past rounds that were).
 
         The log holds this round's events in order: {"seat", "kind": "play", "card",
         "suit"}, {"seat", "kind": "draw", "count", "cards" (only in the view of the seat
         that drew)}, {"seat", "kind": "pass"}, {"seat", "kind": "skip"}, {"seat", "kind":
         "out", "card"}, {"kind": "restock", "count"} (between the two parts of a draw that
-        ran out of stock), {"seat", "kind": "opening", "card"} (a `dealer_card` turned up)
-        and {"seat", "kind": "order", "card", "suit"} (the suit a turned-up Queen orders).
+        ran out of stock), {"seat", "kind": "opening", "card"} (a `dealer_card` turned up),
+        {"seat", "kind": "order", "card", "suit"} (the suit a turned-up Queen orders) and
+        {"kind": "cut", "count"} (the round cut after `count` moves, the last event).
         """
         if type(seat) is not int or not 0 <= seat < self.players:
             raise ValueError(f"There is no seat {seat!r} at a table of {self.players}")
@@ -684,6 +722,9 @@ class Game:
             "skip_next": self.skip_pending,
             "drew": self.drew,
             "opening_queen": self.opening_queen,
+            "moves": self._moves,
+            "cut": self.cut,
+            "cut_rounds": self._cut_rounds(self.round),
         }
         if over:
             last = result.rounds[-1]
@@ -694,6 +735,10 @@ class Game:
             if result.finished:
                 view["standings"] = result.standings
         return view
+
+    def _cut_rounds(self, count: int) -> list[int]:
+        """The indices of the first `count` finished rounds that were cut."""
+        return [index for index, done in enumerate(self._result.rounds[:count]) if done.cut]
 
     def _outcome_list(self, scored: RoundResult[int]) -> list[dict[str, str | int] | None]:
         """A scored round as JSON: each seat's outcome as score_match takes it, or None."""
@@ -712,6 +757,8 @@ class Game:
             "players": self.players,
             "random": [version, list(internal), gauss],
             "rounds": [self._outcome_list(done) for done in self._result.rounds],
+            "cut_rounds": self._cut_rounds(len(self._result.rounds)),
+            "moves": self._moves,
             "round": self.round,
             "dealer": self.dealer,
             "leader": self.leader,
@@ -751,7 +798,9 @@ class Game:
         rng = random.Random()
         rng.setstate((version, tuple(internal), gauss))
         game = cls(variant, players, rng)
-        game._set_rounds(data["rounds"], data["round_over"])
+        # Saved before rounds could be cut: none was.
+        game._set_rounds(data["rounds"], data["round_over"], data.get("cut_rounds", []))
+        game._moves = _count(data.get("moves", 0))
         game.dealer = _seat(data["dealer"], players)
         game.leader = _seat(data["leader"], players)
         game.active = tuple(_seat(seat, players) for seat in data["active"])
@@ -789,7 +838,8 @@ class Game:
         variant = Variant.from_dict(view["variant"])
         players = view["players"]
         game = cls(variant, players, random.Random(seed))
-        game._set_rounds(view["past_rounds"], False)
+        game._set_rounds(view["past_rounds"], False, view.get("cut_rounds", []))
+        game._moves = _count(view.get("moves", 0))
         game.dealer, game.leader = view["dealer"], view["leader"]
         game.active = tuple(view["active"])
         own = OWN_CARDS[variant.deck_size]
@@ -818,12 +868,17 @@ class Game:
         game._check_cards()
         return game
 
-    def _set_rounds(self, rounds: Sequence[Sequence[Any]], round_over: bool) -> None:
+    def _set_rounds(
+        self, rounds: Sequence[Sequence[Any]], round_over: bool, cut: Sequence[int]
+    ) -> None:
         outcomes = [
             {seat: outcome for seat, outcome in enumerate(done) if outcome is not None}
             for done in rounds
         ]
-        self._result = result = score_match(self.variant, self._seats, outcomes)
+        if any(type(index) is not int for index in cut):
+            raise ValueError("cut rounds are given by their indices")
+        self._result = result = score_match(self.variant, self._seats, outcomes, cut=cut)
+        self.cut = round_over and bool(result.rounds) and result.rounds[-1].cut
         self.round = len(outcomes) - 1 if round_over else len(outcomes)
         if not round_over:
             self._totals_before = [result.totals[seat] for seat in self._seats]
@@ -897,6 +952,12 @@ def _cards(codes: Sequence[str]) -> list[Card]:
     return [_card(code) for code in codes]
 
 
+def _count(value: Any) -> int:
+    if type(value) is not int or not 0 <= value <= MOVE_LIMIT:
+        raise ValueError(f"{value!r} is not a number of moves")
+    return value
+
+
 def _seat(value: Any, players: int) -> int:
     if type(value) is not int or not 0 <= value < players:
         raise ValueError(f"{value!r} is not a seat")
@@ -916,7 +977,7 @@ def _event_json(event: Event, seat: int | None) -> dict[str, Any]:
         return data
     if kind in ("out", "opening"):
         return {"seat": event[1], "kind": kind, "card": event[2].code}
-    if kind == "restock":
+    if kind in ("restock", "cut"):
         return {"kind": kind, "count": event[1]}
     return {"seat": event[1], "kind": kind}
 
@@ -930,7 +991,7 @@ def _event_from_json(data: Mapping[str, Any]) -> Event:
         return (kind, data["seat"], data["count"], None if cards is None else tuple(_cards(cards)))
     if kind in ("out", "opening"):
         return (kind, data["seat"], _card(data["card"]))
-    if kind == "restock":
+    if kind in ("restock", "cut"):
         return (kind, data["count"])
     if kind in ("pass", "skip"):
         return (kind, data["seat"])

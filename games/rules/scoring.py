@@ -2,7 +2,7 @@
 
 import functools
 import operator
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Literal
@@ -60,6 +60,9 @@ class RoundResult[P: Hashable]:
     scores: dict[P, int]
     totals: dict[P, int]
     events: list[tuple[P, str]]
+    # Cut at the move limit of a round in play (the engine's MOVE_LIMIT): scored as it
+    # stood, nobody going out under "first out", several holding under "last holder".
+    cut: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,12 +346,12 @@ def _points(variant: Variant, player: Hashable, value: Any) -> int:
 
 
 def _check_round_cards[P: Hashable](
-    variant: Variant, values: Mapping[Card, int], outcomes: dict[P, Outcome]
+    variant: Variant, values: Mapping[Card, int], outcomes: dict[P, Outcome], cut: bool = False
 ) -> None:
     """Every card is in the deck, in one hand at most and once in it. Under "last holder"
     a card played out can come back through the restock, so out cards may repeat and be
-    held, but the last one played stays on the pile; otherwise an out card is on the pile
-    and nowhere else."""
+    held, but the last one played stays on the pile (unless the round was `cut`: then the
+    last card played is any card); otherwise an out card is on the pile and nowhere else."""
     comes_back = variant.round_end == "last_holder"
     placed: dict[Card, P] = {}  # who gave each card first, in seat order
     held_back: dict[Card, P] = {}  # out cards that came back to a holder's hand
@@ -372,7 +375,7 @@ def _check_round_cards[P: Hashable](
             first = placed.setdefault(card, player)
             if len(placed) == count:
                 _check_seen_again(comes_back, outcomes, held_back, card, first, player)
-    if comes_back:
+    if comes_back and not cut:
         _check_one_out_card_on_pile(outcomes, held_back)
 
 
@@ -484,6 +487,8 @@ def _check_holders_total[P: Hashable](
     # One card a player went out with is on top of the pile; under "last holder" we do not
     # know which, so the holders may have every other one.
     on_pile = {outcome.value for outcome in outcomes.values() if outcome.kind == "out"}
+    if not on_pile:  # a round cut at the move limit, nobody out: nothing to check against
+        return
     most = max(_most_held(variant, card, len(holders)) for card in on_pile)  # type: ignore[arg-type]
     if points <= most:
         return
@@ -555,11 +560,14 @@ def _read_round[P: Hashable](
     lost_in: dict[P, int],
     values: Mapping[Card, int],
     raw_round: Any,
+    cut: bool = False,
 ) -> dict[P, Outcome]:
-    """Outcomes of one round in seat order, or RulesError (without the round number)."""
+    """Outcomes of one round in seat order, or RulesError (without the round number); a
+    round `cut` at the move limit need not have ended the way the variant ends rounds."""
     outcomes = _played_round(variant, active, raw_round)
     if outcomes is not None:
-        _check_round_end(variant, outcomes)
+        if not cut:
+            _check_round_end(variant, outcomes)
         return outcomes
     if not isinstance(raw_round, Mapping):
         raise RulesError(
@@ -593,8 +601,9 @@ def _read_round[P: Hashable](
             # A parse error names the token; the form shows it by the right player.
             error.player = player
             raise
-    _check_round_cards(variant, values, outcomes)
-    _check_round_end(variant, outcomes)
+    _check_round_cards(variant, values, outcomes, cut)
+    if not cut:
+        _check_round_end(variant, outcomes)
     return outcomes
 
 
@@ -667,8 +676,13 @@ def score_match[P: Hashable](
     rounds: Iterable[Mapping[P, Any]],
     *,
     since: MatchResult[P] | None = None,
+    cut: Collection[int] = (),
 ) -> MatchResult[P]:
     """Score a match round by round; the first rule a round breaks raises RulesError.
+
+    `cut` holds the indices (from 0, counting the rounds of `since`) of rounds a game in
+    play cut at its move limit: each is scored as it stood, and need not have ended the
+    way the variant ends rounds (nobody out, or several still holding cards).
 
     Players are any hashable keys (names, seat numbers...), used as given in the result
     and in `RulesError.player`; `RulesError.render(names=...)` shows them to people.
@@ -707,7 +721,8 @@ def score_match[P: Hashable](
                 round=index,
             )
         try:
-            outcomes = _read_round(variant, seats, active, lost_in, values, raw_round)
+            cut_here = index in cut
+            outcomes = _read_round(variant, seats, active, lost_in, values, raw_round, cut_here)
         except RulesError as error:
             error.round = index
             raise
@@ -738,7 +753,7 @@ def score_match[P: Hashable](
             finished = any(kind == "lost" for _, kind in events)
         else:
             finished = len(active) <= 1
-        results.append(RoundResult(outcomes, scores, dict(totals), events))
+        results.append(RoundResult(outcomes, scores, dict(totals), events, cut_here))
 
     return MatchResult(
         players=seated,
@@ -752,13 +767,14 @@ def score_match[P: Hashable](
     )
 
 
-type PlayedRoundScorer = Callable[[MatchResult[Any], dict[Any, Outcome]], MatchResult[Any]]
+type PlayedRoundScorer = Callable[..., MatchResult[Any]]
 
 
 @functools.lru_cache(maxsize=64)
 def played_round_scorer(variant: Variant) -> PlayedRoundScorer:
-    """`score(since, outcomes)`: `score_match(variant, since.players, [outcomes],
-    since=since)` for a round a game in play has just finished, at a fraction of the cost.
+    """`score(since, outcomes, cut=False)`: `score_match(variant, since.players,
+    [outcomes], since=since)` for a round a game in play has just finished (with
+    `cut=[len(since.rounds)]` when `cut`), at a fraction of the cost.
 
     It trusts what a game in play gives and so checks nothing: `since` was scored under
     `variant` and is not finished, `outcomes` has an Outcome for each player in
@@ -786,7 +802,9 @@ def played_round_scorer(variant: Variant) -> PlayedRoundScorer:
     lose_over = variant.lose_over
     first_loser = variant.game_end == "first_loser"
 
-    def score[P: Hashable](since: MatchResult[P], outcomes: dict[P, Outcome]) -> MatchResult[P]:
+    def score[P: Hashable](
+        since: MatchResult[P], outcomes: dict[P, Outcome], cut: bool = False
+    ) -> MatchResult[P]:
         index = len(since.rounds)
         totals = dict(since.totals)
         lost_in = dict(since.lost_in)
@@ -819,7 +837,9 @@ def played_round_scorer(variant: Variant) -> PlayedRoundScorer:
                     lost = True
                 totals[player] = total
         except KeyError:  # a card not in the deck
-            return score_match(variant, since.players, [outcomes], since=since)
+            return score_match(
+                variant, since.players, [outcomes], since=since, cut=[index] if cut else ()
+            )
         active = since.active
         if lost:
             active = tuple(player for player in active if player not in lost_in)
@@ -827,7 +847,7 @@ def played_round_scorer(variant: Variant) -> PlayedRoundScorer:
         players = since.players
         return MatchResult(
             players=players,
-            rounds=(*since.rounds, RoundResult(outcomes, scores, dict(totals), events)),
+            rounds=(*since.rounds, RoundResult(outcomes, scores, dict(totals), events, cut)),
             totals=totals,
             finished=finished,
             standings=rank_players(players, totals, lost_in),

@@ -11,7 +11,7 @@ from django.db import connection, transaction
 from django.test.html import parse_html
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games import play
 from games.engine import Game, Move
@@ -673,3 +673,31 @@ def test_bots_are_named_in_the_language_of_the_page_wherever_they_appear(client,
         page.index('id="found-title"') : page.index("</section>", page.index("found-title"))
     ]
     assert f'href="{reverse("stats:profile", args=[bot.pk])}">Случайный бот 2<' in found
+
+
+@pytest.mark.parametrize(
+    ("language", "why", "logged"),
+    [
+        ("en", "The round went nowhere, so it was cut after 4 moves", "The round is cut after 4"),
+        ("ru", "Раунд никуда не вёл, поэтому его прервали после 4 ходов", "Раунд прерван после 4"),
+    ],
+)
+def test_a_round_cut_at_the_move_limit_is_stored_as_cut_and_the_table_says_why(
+    client, alice, monkeypatch, language, why, logged
+):
+    monkeypatch.setattr("games.engine.game.MOVE_LIMIT", 4)
+    table = new_table(alice, seats=("me", "greedy"), seed=11)
+    game = play_round(table, alice)
+    assert game.cut
+    match = Match.objects.get(pk=table.match_id)
+    stored = match.rounds.get()
+    assert stored.cut
+    totals = list(match.seats.order_by("position").values_list("total", flat=True))
+    assert totals == [game.result.totals[seat] for seat in (0, 1)]
+    client.force_login(alice)
+    # The request switches this thread's language: switch it back for the tests that follow.
+    with translation.override("en"):
+        body = client.get(reverse("games:play", args=[table.pk]), HTTP_ACCEPT_LANGUAGE=language)
+    text = body.content.decode()
+    assert why in text
+    assert logged in text

@@ -223,3 +223,24 @@ def test_an_account_seated_by_someone_else_may_leave_the_match(alice, bob):
         services.leave_match(match=match, by=bob)
     with pytest.raises(services.NotAllowed, match="delete it instead"):
         services.leave_match(match=match, by=alice)
+
+
+def test_a_played_round_cut_at_the_move_limit_is_kept_and_later_rounds_score_on(alice, match):
+    # Nobody went out: only a round the engine cut may end so, never one a person enters.
+    cut = {0: {"hand": "10C"}, 1: {"hand": "KD"}, 2: {"hand": "JH KH"}}
+    with pytest.raises(RulesError, match="here nobody did"):
+        services.store_played_round(match=match, outcomes=cut)
+    services.store_played_round(match=match, outcomes=cut, cut=True)
+    match.refresh_from_db()
+    assert list(match.rounds.values_list("cut", flat=True)) == [True]
+    services.record_round(
+        match=match,
+        outcomes={0: {"out": "9S"}, 1: {"hand": "KS"}, 2: {"hand": "6H"}},
+        version=match.version,
+        by=alice,
+    )
+    totals = list(match.seats.order_by("position").values_list("total", flat=True))
+    assert totals == [10, 8, 12]
+    with pytest.raises(RulesError, match="here nobody did"):
+        match.refresh_from_db()
+        services.record_round(match=match, outcomes=cut, version=match.version, by=alice)

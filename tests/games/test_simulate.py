@@ -144,3 +144,40 @@ def test_bad_input_is_refused_with_a_clear_message_and_saves_nothing(alice, args
         simulate("--matches", "2", *args)
     assert not Match.objects.exists()
     assert not Player.objects.filter(name__endswith="bot").exists()
+
+
+def test_a_mix_whose_rounds_went_round_in_circles_finishes():
+    # Under these rules greedy bots once played one round for thousands of moves.
+    out, _err = simulate(
+        "--preset",
+        "conventions",
+        "--option",
+        "six=draw_2_skip",
+        "--option",
+        "seven_draw=5",
+        "--option",
+        "restock=shuffle",
+        "--bots",
+        "greedy",
+        "--matches",
+        "3",
+        "--seed",
+        "501528",
+    )
+    assert "3 matches" in out
+
+
+def test_rounds_cut_at_the_move_limit_are_saved_as_cut_and_scored_as_the_engine_did(
+    alice, monkeypatch
+):
+    # A low limit, so that rounds are cut at once.
+    monkeypatch.setattr("games.engine.game.MOVE_LIMIT", 6)
+    simulate("--bots", "random", "--matches", "2", "--seed", "3", "--save", "--user", "alice")
+    for number, match in enumerate(Match.objects.order_by("pk")):
+        played = play_match(PRESETS["aaow"], ["random", "random"], number=number, seed=3)
+        cut = [done.cut for done in played.result.rounds]
+        assert any(cut)
+        assert list(match.rounds.order_by("number").values_list("cut", flat=True)) == cut
+        assert match.status == Match.Status.FINISHED
+        seats = match.seats.order_by("position")
+        assert [seat.total for seat in seats] == [played.result.totals[p] for p in range(2)]

@@ -7,6 +7,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import services
+from games.engine.game import MOVE_LIMIT
 from games.models import Entry, Match
 from games.rules import Variant
 from tests.conftest import make_match, play_out, record, round_at, rules_form_data
@@ -708,3 +709,11 @@ def test_only_the_creator_may_rate_a_sheet_and_a_bad_choice_changes_nothing(clie
     assert "Only a score sheet&#x27;s creator can choose" in response.content.decode()
     match.refresh_from_db()
     assert match.rated
+
+
+def test_the_rules_page_says_how_a_round_that_goes_nowhere_ends_in_both_languages(client):
+    page = client.get(reverse("games:rules")).content.decode()
+    assert "Our reading: a round that goes nowhere" in page
+    assert f"ends after {MOVE_LIMIT} moves" in page
+    russian = client.get(reverse("games:rules"), headers={"Accept-Language": "ru"})
+    assert f"заканчивается после {MOVE_LIMIT} ходов" in russian.content.decode()

@@ -200,8 +200,8 @@ def _save(played: PlayedMatch, bots: list[str], user, preset: str, variant: Vari
             variant=variant,
             kind=Match.Kind.ONLINE,
         )
-        for outcomes in played.rounds:
-            services.store_played_round(match=match, outcomes=outcomes)
+        for scored, outcomes in zip(played.result.rounds, played.rounds, strict=True):
+            services.store_played_round(match=match, outcomes=outcomes, cut=scored.cut)
 
 
 def _bot_players(seated: list[str]) -> list[Player]:
