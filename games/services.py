@@ -421,8 +421,9 @@ def store_history(
 def preview_round(*, match: Match, outcomes: Outcomes, round_id: int | None = None) -> RoundResult:
     """What a new round (or the round `round_id`) would score with these outcomes, saving
     nothing."""
-    rounds = [outcome for _round, outcome in _load_rounds(match)]
-    ids = list(match.rounds.order_by("number").values_list("pk", flat=True))
+    loaded = _load_rounds(match)
+    rounds = [outcome for _round, outcome in loaded]
+    ids = [round_.pk for round_, _outcome in loaded]
     if round_id in ids:
         index = ids.index(round_id)
         rounds = [*rounds[:index], dict(outcomes)]
@@ -430,8 +431,7 @@ def preview_round(*, match: Match, outcomes: Outcomes, round_id: int | None = No
         index = len(rounds)
         rounds.append(dict(outcomes))
     keys = list(match.seats.order_by("position").values_list("position", flat=True))
-    cut = _cut(_load_rounds(match)[:index])
-    return score_match(match.variant, keys, rounds, cut=cut).rounds[index]
+    return score_match(match.variant, keys, rounds, cut=_cut(loaded[:index])).rounds[index]
 
 
 def round_outcomes(round_: Round) -> dict[int, Outcome]:

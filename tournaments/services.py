@@ -635,7 +635,7 @@ def sitting_out(tournament: Tournament, entrants: Sequence[Entrant]) -> SittingO
         round=current.number,
         next_round=current.number + 1 if current.number < tournament.rounds_planned else None,
         # As reseat_round would allow: the latest round, no score entered in it.
-        reseat=not Entry.objects.filter(round__match__table__round=current).exists(),
+        reseat=not _has_scores(current),
     )
 
 
@@ -732,8 +732,12 @@ def _has_played(entrant: Entrant) -> bool:
     ).exists()
 
 
+def _has_scores(round_: TournamentRound) -> bool:
+    return Entry.objects.filter(round__match__table__round=round_).exists()
+
+
 def _check_unscored(round_: TournamentRound) -> None:
-    if round_.is_closed or Entry.objects.filter(round__match__table__round=round_).exists():
+    if round_.is_closed or _has_scores(round_):
         raise TournamentError(
             _("Scores have been entered in this round, so it cannot be seated again.")
         )
