@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import extensions, players
+from games import extensions, notices, players
 from games.http import local_path
 from games.models import Claim, Player
 from games.services import NotAllowed
@@ -37,11 +37,22 @@ def panel(request: HttpRequest, player: Player) -> dict:
     if mine is None:
         own = Player.objects.filter(user=user).first()
         context["sat_together"] = own is not None and players.sat_together(player, own)
-    if players.may_judge(player, user):
-        context["judge"] = True
-        context["waiting"] = list(
-            player.claims.filter(status=Claim.Status.PENDING).select_related("user", "asked_by")
+    judged = players.judges(player)
+    if user.pk in judged or user.is_staff:
+        pending = player.claims.filter(status=Claim.Status.PENDING).select_related(
+            "user", "asked_by"
         )
+        waiting = [
+            claim
+            for claim in pending
+            if claim.asked_by_id == user.pk or players.may_decide(claim, user, judged)
+        ]
+        # Staff see the guest's claims only when they are the ones to decide them.
+        if waiting or user.pk in judged:
+            context["judge"] = user.pk in judged
+            context["waiting"] = waiting
+    shown = [claim for claim in [mine, *context.get("waiting", [])] if claim]
+    players.show_deciders(shown, {player.pk: judged})
     return context
 
 
@@ -49,22 +60,14 @@ def panel(request: HttpRequest, player: Player) -> dict:
 def claims(request: HttpRequest) -> HttpResponse:
     """Claims waiting for this user's decision, links to confirm, and their own requests."""
     user = request.user
-    pending = Claim.objects.filter(status=Claim.Status.PENDING).select_related(
-        "guest", "user", "asked_by"
-    )
-    waiting = [
-        claim
-        for claim in pending.filter(kind=Claim.Kind.CLAIM).exclude(asked_by=user)[:PENDING_SHOWN]
-        if claim.guest is not None
-    ]
-    judged = players.judges_of({claim.guest for claim in waiting})
-    to_decide = [claim for claim in waiting if user.pk in judged[claim.guest_id]]
-    to_confirm = list(pending.filter(kind=Claim.Kind.LINK, user=user).exclude(asked_by=user))
+    to_decide, to_confirm = players.waiting(user, limit=PENDING_SHOWN)
     history = list(
         Claim.objects.filter(Q(asked_by=user) | Q(user=user) | Q(decided_by=user))
         .select_related("guest", "user", "asked_by", "decided_by")
         .distinct()[:HISTORY]
     )
+    players.show_deciders(claim for claim in history if claim.is_pending)
+    notices.remember_count(user, len(to_decide) + len(to_confirm))
     return render(
         request,
         "games/claims.html",
@@ -90,8 +93,7 @@ def ask(request: HttpRequest, guest: int) -> HttpResponse:
         return _to_profile(claim.user.player)
     messages.success(
         request,
-        _("Asked. Whoever added %(guest)s or keeps its matches will approve or refuse.")
-        % {"guest": claim.guest_name},
+        _("Asked. Whoever added %(guest)s will approve or refuse.") % {"guest": claim.guest_name},
     )
     return _back(request, player)
 

@@ -4,9 +4,16 @@ account's player, and what a player shows of themselves to visitors.
 A guest typed in by a scorekeeper may later turn out to be someone with an account. Either the
 account's user asks for the guest (`ask`) and one of the guest's judges decides (`decide`), or a
 judge links the guest to an account by username (`link`) and the account's user confirms. The
-judges of a guest: whoever added it, the creators of its matches, and whoever the apps built on
-this one name (a tournament's directors for its entrants, through `signals.player_judges`).
-A judge asking for a guest, or linking it to their own account, is approved at once.
+judges of a guest: whoever added it (typed the name first), and whoever the apps built on this
+one name (a tournament's creator and directors for its entrants, through
+`signals.player_judges`). Creating a match gives no say: anyone who may keep a sheet can press
+Rematch. Nobody decides their own claim: a judge who asks waits for another judge, and a guest
+with no other judge is decided by the site's staff (`deciders`).
+
+A scorekeeper naming someone else's account at their table does not put it on that account's
+record either: the seat goes to a guest of that name and the account is asked to confirm, as a
+link (`services.players_for_names`). Once they confirm one, that scorekeeper's later tables
+count for them at once (`services.counts_for`).
 
 Approved, the guest is merged (`_merge`): rows that say who played (foreign keys that PROTECT
 the player: seats, played seats, tournament entries) move to the account's player in one
@@ -24,13 +31,16 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, models, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import owners, signals
+from games import notices, owners, signals
 from games.audience import names_changed
 from games.models import Claim, Match, Player, Seat
+from games.names import sort_key
 from games.services import (
     NotAllowed,
     account_named,
@@ -57,19 +67,37 @@ def judges_of(guests: Iterable[Player]) -> dict[int, set[int]]:
     for guest in guests:
         if guest.added_by_id is not None:
             ids[guest.pk].add(guest.added_by_id)
-    # (guest, user) pairs: the creators of the guests' matches, and what other apps add.
-    pairs = list(
-        Seat.objects.filter(player__in=guests).values_list("player_id", "match__created_by_id")
-    )
-    for _receiver, more in signals.player_judges.send(sender=Player, player_ids=list(ids)):
-        pairs.extend(more or ())
-    for guest_id, user_id in pairs:
-        ids[guest_id].add(user_id)
+    for _receiver, pairs in signals.player_judges.send(sender=Player, player_ids=list(ids)):
+        for guest_id, user_id in pairs or ():
+            ids[guest_id].add(user_id)
     return ids
 
 
 def may_judge(guest: Player, user) -> bool:
     return user.is_authenticated and user.pk in judges(guest)
+
+
+def deciders(claim: Claim, judged: set[int] | None = None) -> set[int]:
+    """The ids of the accounts that may decide this claim: for a link, the account's user; for
+    a claim, the guest's judges other than whoever asked, or, when there is no other, the
+    site's staff. `judged`: the guest's judges, when the caller has them already."""
+    if claim.kind == Claim.Kind.LINK:
+        return {claim.user_id}
+    if judged is None:
+        judged = judges(claim.guest) if claim.guest is not None else set()
+    others = judged - {claim.asked_by_id}
+    if others:
+        return others
+    return set(
+        get_user_model()
+        .objects.filter(is_staff=True, is_active=True)
+        .exclude(pk=claim.asked_by_id)
+        .values_list("pk", flat=True)
+    )
+
+
+def may_decide(claim: Claim, user, judged: set[int] | None = None) -> bool:
+    return user.is_authenticated and user.pk in deciders(claim, judged)
 
 
 def claimable_problem(guest: Player) -> str | None:
@@ -90,6 +118,51 @@ def sat_together(guest: Player, player: Player) -> bool:
     return Seat.objects.filter(player=guest, match__seats__player=player).exists()
 
 
+def waiting(user, limit: int = 200) -> tuple[list[Claim], list[Claim]]:
+    """What waits for this user's decision: claims they decide (of the `limit` oldest pending
+    claims of others), and links to their account they confirm. One query when nothing waits."""
+    pending = list(
+        Claim.objects.filter(status=Claim.Status.PENDING)
+        .filter(Q(kind=Claim.Kind.CLAIM) | Q(kind=Claim.Kind.LINK, user=user))
+        .exclude(asked_by=user)
+        .select_related("guest", "user", "asked_by")
+        .order_by("asked_at", "pk")[: limit + 1]
+    )
+    to_confirm = [claim for claim in pending if claim.kind == Claim.Kind.LINK]
+    claims = [claim for claim in pending if claim.kind == Claim.Kind.CLAIM and claim.guest]
+    if len(pending) > limit:  # more than one read brings: the rest by themselves
+        to_confirm = list(
+            Claim.objects.filter(status=Claim.Status.PENDING, kind=Claim.Kind.LINK, user=user)
+            .exclude(asked_by=user)
+            .select_related("guest", "user", "asked_by")
+        )
+        claims = claims[:limit]
+    judged = judges_of({claim.guest for claim in claims})
+    to_decide = [claim for claim in claims if may_decide(claim, user, judged[claim.guest_id])]
+    return to_decide, to_confirm
+
+
+def show_deciders(claims: Iterable[Claim], judged: dict[int, set[int]] | None = None) -> None:
+    """Say on each pending claim who decides it, for its page: `deciders_shown`, their players
+    in name order, or `by_staff` when nobody but the site's staff can. `judged`: the judges of
+    the claims' guests, by guest id, when the caller has them already."""
+    claims = [claim for claim in claims if claim.is_pending]
+    if judged is None:
+        judged = judges_of({claim.guest for claim in claims if claim.guest is not None})
+    ids: dict[int, set[int]] = {}
+    for claim in claims:
+        if claim.kind == Claim.Kind.LINK:
+            ids[claim.pk] = {claim.user_id}
+        else:
+            ids[claim.pk] = judged.get(claim.guest_id, set()) - {claim.asked_by_id}
+        claim.by_staff = not ids[claim.pk]
+    wanted = {user_id for users in ids.values() for user_id in users}
+    found = {player.user_id: player for player in Player.objects.filter(user__in=wanted)}
+    for claim in claims:
+        shown = [found[user_id] for user_id in ids[claim.pk] if user_id in found]
+        claim.deciders_shown = sorted(shown, key=lambda player: sort_key(player.name))
+
+
 # --- asking, linking, deciding ---------------------------------------------------------------
 
 
@@ -100,9 +173,12 @@ def ask(*, guest: Player, by) -> Claim:
 
 
 def link(*, guest: Player, username: str, by) -> Claim:
-    """A judge of the guest says it is the account called `username`; its user confirms."""
+    """A judge of the guest says it is the account called `username`; its user confirms. A
+    judge linking a guest to their own account asks for it, as anyone else would."""
     user = account_named(username, _("Enter the username of the account this guest is."))
     with transaction.atomic():
+        if user.pk == by.pk:
+            return _open(Claim.Kind.CLAIM, guest, user, by)
         return _open(Claim.Kind.LINK, guest, user, by)
 
 
@@ -112,8 +188,8 @@ def _open(kind: str, guest: Player, user, by) -> Claim:
     if kind == Claim.Kind.LINK and not may_judge(guest, by):
         raise NotAllowed(
             _(
-                "Only whoever added this guest, a creator of one of its matches or a "
-                "director of one of its tournaments can link it to an account."
+                "Only whoever added this guest or a director of one of its tournaments can "
+                "link it to an account."
             )
         )
     _check_claimable(guest, target)
@@ -123,15 +199,11 @@ def _open(kind: str, guest: Player, user, by) -> Claim:
     claim = Claim.objects.create(
         kind=kind, guest=guest, guest_number=guest.pk, guest_name=guest.name, user=user, asked_by=by
     )
+    notices.claims_changed()
     if kind == Claim.Kind.CLAIM:
         log.info("claim %s: %s asks for guest %s (%s)", claim.pk, by, guest.pk, guest.name)
-        # Someone who may decide needs nobody's word but their own.
-        at_once = by.pk in judges(guest)
     else:
         log.info("claim %s: %s links guest %s (%s) to %s", claim.pk, by, guest.pk, guest.name, user)
-        at_once = user.pk == by.pk
-    if at_once:
-        _approve(claim, guest, target, by)
     return claim
 
 
@@ -148,11 +220,13 @@ def decide(*, claim: Claim, approve: bool, by) -> Claim:
         if claim.kind == Claim.Kind.LINK:
             if by.pk != claim.user_id:
                 raise NotAllowed(_("Only the account's owner can confirm this link."))
-        elif not may_judge(guest, by):
+        elif by.pk == claim.asked_by_id:
+            raise NotAllowed(_("Nobody decides their own claim: someone else will."))
+        elif not may_decide(claim, by):
             raise NotAllowed(
                 _(
-                    "Only whoever added this guest, a creator of one of its matches or a "
-                    "director of one of its tournaments can decide this claim."
+                    "Only whoever added this guest or a director of one of its tournaments "
+                    "can decide this claim."
                 )
             )
         if approve:
@@ -216,6 +290,7 @@ def _close(claim: Claim, status: str, by, *also: str) -> None:
     claim.decided_by = by
     claim.decided_at = timezone.now()
     claim.save(update_fields=["status", "decided_by", "decided_at", *also])
+    notices.claims_changed()
 
 
 def _approve(claim: Claim, guest: Player, target: Player, by) -> None:

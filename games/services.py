@@ -17,8 +17,8 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import owners, signals
-from games.models import Correction, Entry, Match, Player, Round, Seat
+from games import notices, owners, signals
+from games.models import Claim, Correction, Entry, Match, Player, Round, Seat
 from games.names import sort_key
 from games.rules import PRESETS, RulesError, Variant, parse_cards, score_match
 from games.rules.scoring import RoundResult
@@ -90,23 +90,74 @@ def start_match(*, created_by, names: Sequence[str], preset: str, variant: Varia
 
 
 def players_for_names(names: Sequence[str], *, added_by) -> list[Player]:
-    """A registered player when the name is their username, else a guest of `added_by`.
+    """The players a scorekeeper (`added_by`) means by these names.
 
-    A guest name already used by this user's guests is the same guest; two guests may
-    share a name only as two different people at different tables, never at one.
+    Their own username is their own player. Another account's username is that account's
+    player only when the account counts `added_by`'s tables (`counts_for`); otherwise nobody's
+    record changes without them: the seat goes to a guest of `added_by` with that name, and the
+    account is asked to confirm that the guest is them (a link, see games.players). Any other
+    name is a guest of `added_by`: a name already used by their guests is the same guest; two
+    guests may share a name only as two different people at different tables, never at one.
     """
     players: list[Player] = []
     for name in names:
-        player = Player.objects.filter(user__username__iexact=name).first()
-        if player is None:
-            player = (
-                Player.objects.filter(user=None, added_by=added_by, name__iexact=name)
-                .exclude(pk__in=[p.pk for p in players])
-                .order_by("pk")
-                .first()
-            ) or Player.objects.create(name=name, added_by=added_by)
-        players.append(player)
+        account = Player.objects.filter(user__username__iexact=name).select_related("user").first()
+        players.append(
+            _seated(account, added_by, players) if account else _guest(name, added_by, players)
+        )
     return players
+
+
+def counts_for(user, by) -> bool:
+    """Do tables kept by `by` count on `user`'s record? Their own do; someone else's once the
+    user has confirmed that one of `by`'s guests was them (they know each other)."""
+    return (
+        user.pk == by.pk
+        or Claim.objects.filter(
+            kind=Claim.Kind.LINK, user=user, asked_by=by, status=Claim.Status.APPROVED
+        ).exists()
+    )
+
+
+def _seated(account: Player, by, taken: Sequence[Player]) -> Player:
+    """The account's player when it counts `by`'s tables, else a guest standing in for it until
+    the account confirms."""
+    if counts_for(account.user, by):
+        return account
+    stand_in = _guest(account.user.get_username(), by, taken)
+    _ask_to_confirm(stand_in, account.user, by)
+    return stand_in
+
+
+def _guest(name: str, added_by, taken: Sequence[Player]) -> Player:
+    return (
+        Player.objects.filter(user=None, is_bot=False, added_by=added_by, name__iexact=name)
+        .exclude(pk__in=[player.pk for player in taken])
+        .order_by("pk")
+        .first()
+    ) or Player.objects.create(name=name, added_by=added_by)
+
+
+def _ask_to_confirm(guest: Player, user, by) -> None:
+    """Ask `user` to confirm that `by`'s guest is them, unless they were asked already (a
+    pending link) or said it is not them (a refused one)."""
+    Player.objects.select_for_update().filter(pk=guest.pk).first()  # one link at a time
+    asked = Claim.objects.filter(
+        kind=Claim.Kind.LINK,
+        guest_number=guest.pk,
+        user=user,
+        status__in=[Claim.Status.PENDING, Claim.Status.REFUSED],
+    )
+    if not asked.exists():
+        Claim.objects.create(
+            kind=Claim.Kind.LINK,
+            guest=guest,
+            guest_number=guest.pk,
+            guest_name=guest.name,
+            user=user,
+            asked_by=by,
+        )
+        notices.claims_changed()
 
 
 def known_player_names(user) -> list[str]:
@@ -124,14 +175,20 @@ def rematch(*, match: Match, by) -> Match:
     if not match.is_casual:
         raise NotAllowed(_("A tournament table is not played again; the next round is seated."))
     _check_may_change(match, by)
-    seats = match.seats.select_related("player").order_by("position")
-    return create_match(
-        created_by=by,
-        players=[seat.player for seat in seats],
-        preset=match.preset,
-        variant=match.variant,
-        rematch_of=match,
-    )
+    seats = match.seats.select_related("player__user").order_by("position")
+    with transaction.atomic():
+        # The accounts at the table count the new match only if they count `by`'s tables.
+        players: list[Player] = []
+        for seat in seats:
+            player = seat.player
+            players.append(_seated(player, by, players) if player.user_id else player)
+        return create_match(
+            created_by=by,
+            players=players,
+            preset=match.preset,
+            variant=match.variant,
+            rematch_of=match,
+        )
 
 
 # --- the match itself ----------------------------------------------------------------------

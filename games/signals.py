@@ -23,9 +23,9 @@ change touches (every finished match of that preset from there on may read diffe
 `players`: the ids of a deleted match's players, whose rows about it went with it."""
 
 player_judges = Signal()
-"""Asked who, besides whoever added a guest and the creators of its matches, may decide claims
-of these guests. Keyword argument `player_ids`; a receiver returns (player id, user id) pairs
-(a tournament's creator and directors for its entrants)."""
+"""Asked who, besides whoever added a guest, may decide claims of these guests. Keyword
+argument `player_ids`; a receiver returns (player id, user id) pairs (a tournament's creator
+and directors for its entrants)."""
 
 merging_players = Signal()
 """Sent before a guest's rows move to another player (`guest`, `into`), inside the transaction,

@@ -18,7 +18,11 @@ pytestmark = pytest.mark.django_db
 SHEET_CACHED = 1  # the match, for the version the cached sheet is keyed on
 SHEET_UNCACHED = 3  # the match (its scored rows), the seats, the ratings panel
 SHEET_CREATOR_CACHED = 3  # the match, the session, the account (the round form is cached too)
-SHEET_CREATOR_UNCACHED = 5  # with the session and the account
+# What waits for someone signed in, counted for the top bar (then cached for a minute): the
+# pending claims and links, and, when claims wait, the judges of their guests (2).
+WAITING = 1
+WAITING_WITH_CLAIMS = WAITING + 2
+SHEET_CREATOR_UNCACHED = 5 + WAITING  # with the session and the account
 # The tournament page read from the cache: its row and its rounds (the standings and the current
 # round's tables are in the cached fragment); uncached, the standings and tables are read too.
 TOURNAMENT_READER = 2
@@ -137,9 +141,9 @@ def test_statistics_pages_cost_a_fixed_number_of_queries(
 
 
 # Signed in (session, user), the claim panel: the viewer's own claim, their player and whether
-# they met the guest, the guest's judges (its matches' creators, its tournaments' creators and
-# directors), the claims waiting for a judge.
-GUEST_PROFILE_SIGNED_IN = PROFILE + 2 + 7
+# they met the guest, the guest's judges (its tournaments' creators and directors), the claims
+# waiting for a judge, who decides them (their players); and the top bar's count.
+GUEST_PROFILE_SIGNED_IN = PROFILE + 2 + 7 + WAITING_WITH_CLAIMS
 
 
 @pytest.mark.parametrize("matches", [3, 12])
@@ -155,9 +159,9 @@ def test_a_guests_profile_for_a_signed_in_judge_costs_a_fixed_number_of_queries(
     assert "bob says they are the guest Dan" in response.content.decode()
 
 
-# Session, account, the pending claims, the judges of their guests (their matches' creators,
-# their tournaments' creators and directors), the links to confirm, the account's history.
-CLAIMS_PAGE = 2 + 1 + 3 + 1 + 1
+# Session, account, the pending claims and links, the judges of the claims' guests (their
+# tournaments' creators and directors), the account's history (the top bar's count is the page's).
+CLAIMS_PAGE = 2 + 1 + 2 + 1
 
 
 @pytest.mark.parametrize("guests", [1, 6])

@@ -19,7 +19,7 @@ from games import play, players, services
 from games.engine import Game
 from games.models import Claim, Match, Player, PlayTable
 from games.rules import PRESETS
-from tests.conftest import make_match, play_out, record
+from tests.conftest import counts_tables_of, make_match, play_out, record
 from tournaments import services as tournaments
 from tournaments.models import Tournament
 from tournaments.standings import DEFAULT_POINTS
@@ -47,6 +47,11 @@ def build_world() -> World:
     }
     users["sam"] = User.objects.create_superuser("sam", "sam@example.com", "sam-password")
     alice, bob, carol = users["alice"], users["bob"], users["carol"]
+    # carol plays at alice's tables: she confirmed the first one that named her, so alice's
+    # later tables (and tournaments) count for her at once.
+    counts_tables_of(carol, alice)
+    # bob names carol at a sheet of his own: a guest stands in until she confirms.
+    make_match(bob, ["bob", "carol", "Zoe"])
 
     finished = make_match(alice, ["alice", "carol", "Anna", "Boris"])
     play_out(finished, alice, winner_index=1)

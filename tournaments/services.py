@@ -179,6 +179,16 @@ def _add(tournament: Tournament, rows: Sequence[tuple[str, bool]], by) -> Added:
     with transaction.atomic():
         tournament = _lock(tournament)
         joins = _next_round_number(tournament)
+        # An account entered already (it registered itself) is skipped by its username, before
+        # a guest stands in for it (games.services.players_for_names).
+        accounts = {
+            username.casefold()
+            for username in tournament.entrants.filter(player__user__isnull=False).values_list(
+                "player__user__username", flat=True
+            )
+        }
+        skipped.extend(name for name, _checked in new if name.casefold() in accounts)
+        new = [(name, checked) for name, checked in new if name.casefold() not in accounts]
         players = games.players_for_names([name for name, _checked in new], added_by=by)
         existing = set(tournament.entrants.values_list("player_id", flat=True))
         entrants = []

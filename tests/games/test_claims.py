@@ -10,7 +10,7 @@ from games import players
 from games.models import Claim, Match, Player, Seat
 from games.services import NotAllowed
 from stats.models import Rating, RatingChange
-from tests.conftest import at_once, make_match, play_out
+from tests.conftest import at_once, counts_tables_of, make_match, play_out
 from tests.stats.test_rating_services import assert_equals_a_rebuild
 from tests.tournaments.conftest import enter, make_tournament
 from tournaments import services as tournament_services
@@ -35,8 +35,8 @@ def dan(alice):
 
 def test_an_approved_claim_moves_the_guests_matches_and_ratings_to_the_account(alice, bob, dan):
     # bob has a rated history of his own, in matches Dan never sat at.
-    own_match = make_match(alice, ["alice", "bob"])
-    play_out(own_match, alice, winner_index=1)
+    own_match = make_match(bob, ["bob", "Zed"])
+    play_out(own_match, bob, winner_index=0)
     dan_matches = set(Match.objects.filter(seats__player=dan).values_list("pk", flat=True))
     claim = players.ask(guest=dan, by=bob)
     assert claim.is_pending and claim.asked_by == bob and claim.user == bob
@@ -80,11 +80,22 @@ def test_asking_twice_gives_the_same_claim_and_the_asker_may_withdraw_it(alice, 
     assert players.ask(guest=dan, by=bob) != first  # asked again: a new claim
 
 
-def test_whoever_added_the_guest_claiming_it_needs_nobodys_approval(alice):
-    # alice typed herself in as a guest before she had an account... of sorts: "Al".
+def test_nobody_decides_their_own_claim_and_a_guest_with_no_other_judge_goes_to_staff(
+    alice, django_user_model
+):
+    # alice typed herself in as a guest, "Al", and is the only one who may judge Al.
     play_out(make_match(alice, ["Al", "Eve"]), alice)
     claim = players.ask(guest=guest("Al"), by=alice)
-    assert (claim.status, claim.decided_by) == (Claim.Status.APPROVED, alice)
+    assert claim.is_pending  # not approved by her own word
+    with pytest.raises(NotAllowed, match="Nobody decides their own claim"):
+        players.decide(claim=claim, approve=True, by=alice)
+    # Linking the guest to her own account is the same request.
+    assert players.link(guest=guest("Al"), username="alice", by=alice) == claim
+    staff = django_user_model.objects.create_user("sam", "sam@example.com", "x", is_staff=True)
+    assert players.deciders(claim) == {staff.pk}
+    players.decide(claim=claim, approve=True, by=staff)
+    claim.refresh_from_db()
+    assert (claim.status, claim.decided_by) == (Claim.Status.APPROVED, staff)
     assert Seat.objects.filter(player__user=alice).count() == 1
 
 
@@ -92,7 +103,7 @@ def test_whoever_added_the_guest_claiming_it_needs_nobodys_approval(alice):
 
 
 def test_a_guest_who_sat_with_the_claimant_cannot_be_them(alice, bob):
-    make_match(alice, ["bob", "Dan"])
+    make_match(bob, ["bob", "Dan"])
     with pytest.raises(NotAllowed, match="sat at the same match"):
         players.ask(guest=guest("Dan"), by=bob)
     assert not Claim.objects.exists()
@@ -100,6 +111,7 @@ def test_a_guest_who_sat_with_the_claimant_cannot_be_them(alice, bob):
 
 def test_a_claim_becomes_impossible_once_the_two_sit_together(alice, bob, dan):
     claim = players.ask(guest=dan, by=bob)
+    counts_tables_of(bob, alice)
     make_match(alice, ["bob", "Dan"])
     with pytest.raises(NotAllowed, match="sat at the same match"):
         players.decide(claim=claim, approve=True, by=alice)
@@ -145,14 +157,15 @@ def test_bots_and_accounts_are_nobodys_to_claim(alice, bob):
 
 def test_only_the_guests_judges_decide_a_claim(alice, bob, carol, django_user_model, dan):
     claim = players.ask(guest=dan, by=bob)
-    for stranger in (bob, carol):  # the claimant, someone else
-        with pytest.raises(NotAllowed, match="Only whoever added this guest"):
-            players.decide(claim=claim, approve=True, by=stranger)
+    with pytest.raises(NotAllowed, match="Nobody decides their own claim"):
+        players.decide(claim=claim, approve=True, by=bob)
+    with pytest.raises(NotAllowed, match="Only whoever added this guest"):
+        players.decide(claim=claim, approve=True, by=carol)
     assert Claim.objects.get(pk=claim.pk).is_pending
     assert players.judges(dan) == {alice.pk}
 
 
-def test_the_creator_of_one_of_its_matches_and_a_tournaments_director_are_judges(
+def test_a_tournaments_creator_and_directors_are_judges_a_creator_of_its_tables_is_not(
     alice, bob, carol, django_user_model
 ):
     dave = django_user_model.objects.create_user("dave", "dave@example.com", "x")
@@ -160,7 +173,7 @@ def test_the_creator_of_one_of_its_matches_and_a_tournaments_director_are_judges
     tournament_services.add_director(tournament=tournament, username="dave")
     (gus,) = enter(tournament, ["Gus"], carol)
     assert players.judges(gus.player) == {carol.pk, dave.pk}
-    # A table seats Gus in a match carol creates.
+    # Carol seats Gus at a table: creating that match gives nobody a say.
     assert players.may_judge(gus.player, dave)
     assert not players.may_judge(gus.player, alice)
     claim = players.ask(guest=gus.player, by=bob)

@@ -6,7 +6,7 @@ from games import services
 from games.models import Entry, Match, Round
 from games.rules import PRESETS, RulesError
 from stats.models import Rating
-from tests.conftest import by_seat, change, delete, make_match, play_out, record
+from tests.conftest import by_seat, change, counts_tables_of, delete, make_match, play_out, record
 
 pytestmark = pytest.mark.django_db
 
@@ -119,6 +119,7 @@ def test_a_rematch_seats_the_same_players_under_the_same_rules(alice):
 
 
 def test_an_account_name_links_the_seat_to_the_account_and_guests_are_reused(alice, bob):
+    counts_tables_of(bob, alice)  # bob sits at alice's tables (tests/games/test_consent.py)
     first = make_match(alice, ["alice", "BOB", "Dan"])
     second = make_match(alice, ["alice", "bob", "dan"])
     seat_players = lambda m: [s.player for s in m.seats.order_by("position")]  # noqa: E731
@@ -209,13 +210,14 @@ def test_a_match_knows_when_it_finished_through_corrections_and_reopening(alice)
 
 
 def test_an_account_seated_by_someone_else_may_leave_the_match(alice, bob):
+    counts_tables_of(bob, alice)
     match = make_match(alice, ["alice", "bob", "Dan"])
     play_out(match, alice, winner_index=1)
     assert Rating.objects.filter(player__user=bob).exists()
     guest = services.leave_match(match=match, by=bob)
     assert (guest.name, guest.user, guest.added_by) == ("bob", None, alice)
     assert [s.player.name for s in match.seats.order_by("position")] == ["alice", "bob", "Dan"]
-    assert not Match.objects.for_user(bob).exists()
+    assert not Match.objects.for_user(bob).filter(pk=match.pk).exists()
     # The match's result, and its rating, go with the seat.
     assert not Rating.objects.filter(player__user=bob, matches__gt=0).exists()
     assert Rating.objects.get(player=guest).matches == 1

@@ -10,7 +10,7 @@ from games import services
 from games.engine.game import MOVE_LIMIT
 from games.models import Entry, Match
 from games.rules import Variant
-from tests.conftest import make_match, play_out, record, round_at, rules_form_data
+from tests.conftest import counts_tables_of, make_match, play_out, record, round_at, rules_form_data
 from tests.tournaments.conftest import enter, make_tournament
 from tournaments import services as tournaments
 
@@ -646,6 +646,7 @@ def test_error_pages_are_the_sites_own(client, settings):
 
 
 def test_a_seated_account_leaves_from_the_sheet_after_confirming(client, alice, bob):
+    counts_tables_of(bob, alice)
     match = make_match(alice, ["alice", "bob"])
     client.force_login(bob)
     page = client.get(match.get_absolute_url()).content.decode()

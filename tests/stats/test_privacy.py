@@ -7,7 +7,7 @@ from django.urls import reverse
 from games import players
 from games.models import Player
 from games.services import NotAllowed
-from tests.conftest import make_match, play_out
+from tests.conftest import counts_tables_of, make_match, play_out
 from tests.tournaments.conftest import enter, make_tournament
 from tournaments import services as tournament_services
 
@@ -19,6 +19,7 @@ NAME = "bob"  # bob hides; his username is his player's name
 @pytest.fixture
 def hidden(alice, bob):
     """bob played a finished match with alice and Dan, and hides his profile."""
+    counts_tables_of(bob, alice)
     match = make_match(alice, ["alice", "bob", "Dan"])
     play_out(match, alice, winner_index=1)
     players.set_private(player=bob.player, private=True, by=bob)
@@ -75,6 +76,7 @@ def test_signed_in_people_see_the_profile_and_the_name(client, hidden, bob, caro
 
 
 def test_hiding_takes_effect_on_pages_already_cached(client, alice, bob):
+    counts_tables_of(bob, alice)
     match = make_match(alice, ["alice", "bob"])
     play_out(match, alice)
     assert "bob" in visible_to(client, match.get_absolute_url())

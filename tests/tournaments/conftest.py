@@ -3,9 +3,17 @@
 import pytest
 
 from games.rules import PRESETS
-from tests.conftest import play_out
+from tests.conftest import counts_tables_of, play_out
 from tournaments import services
 from tournaments.standings import DEFAULT_POINTS
+
+
+@pytest.fixture
+def carol(carol, alice):
+    """carol plays at alice's club: she confirmed the first table alice named her at, so
+    alice's tournaments count for her at once."""
+    counts_tables_of(carol, alice)
+    return carol
 
 
 @pytest.fixture

@@ -1,0 +1,64 @@
+"""What waits for someone signed in: claims they decide and links they confirm (a scorekeeper
+naming them at a table). The top bar shows how many, from the cache: the count is kept per
+account under a version that every change of a claim moves, and for a minute at most (a new
+director of a tournament makes someone a judge without touching a claim)."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.core.cache import cache
+from django.db import transaction
+from django.utils.functional import SimpleLazyObject
+
+CLAIMS_VERSION_KEY = "games:claims-version"
+COUNT_SECONDS = 60
+
+
+def claims_version() -> str:
+    version = cache.get(CLAIMS_VERSION_KEY)
+    if version is None:
+        cache.add(CLAIMS_VERSION_KEY, uuid.uuid4().hex[:12], None)
+        version = cache.get(CLAIMS_VERSION_KEY)
+    return version
+
+
+def claims_changed() -> None:
+    """A claim was asked, decided or withdrawn: counts are worked out again. Now, and once
+    more when committed, so that a count read from the rows before the change in between is
+    not kept either."""
+    _new_version()
+    transaction.on_commit(_new_version)
+
+
+def _new_version() -> None:
+    cache.set(CLAIMS_VERSION_KEY, uuid.uuid4().hex[:12], None)
+
+
+def waiting_count(user) -> int:
+    """How many claims and links wait for this user's decision."""
+    from games.players import waiting  # games.players builds on the services, which use this
+
+    count = cache.get(_key(user))
+    if count is None:
+        to_decide, to_confirm = waiting(user)
+        count = remember_count(user, len(to_decide) + len(to_confirm))
+    return count
+
+
+def remember_count(user, count: int) -> int:
+    """Keep the count a page worked out anyway (the claims page), for the top bar."""
+    cache.set(_key(user), count, COUNT_SECONDS)
+    return count
+
+
+def _key(user) -> str:
+    return f"games:waiting:{user.pk}:{claims_version()}"
+
+
+def context(request) -> dict:
+    """`waiting`: the count for the top bar, worked out only if a page shows it."""
+    user = request.user
+    if not user.is_authenticated:
+        return {"waiting": 0}
+    return {"waiting": SimpleLazyObject(lambda: waiting_count(user))}
