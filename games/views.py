@@ -11,7 +11,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
@@ -22,7 +22,8 @@ from games.engine.game import MOVE_LIMIT
 from games.forms import MatchFilterForm, NewMatchForm, RoundForm, initial_from_entries
 from games.http import unchanged
 from games.labels import outcome_label, rules_message
-from games.models import Entry, Match, NameKey, Player, Round, Seat
+from games.models import Claim, Entry, Match, NameKey, Player, Round, Seat
+from games.names import sort_key
 from games.rules import RulesError
 from games.rules.cards import RANKS, RUSSIAN_RANKS, SUIT_SYMBOLS, SUITS
 from games.sheet import Sheet, card_grid
@@ -103,6 +104,7 @@ def new_match(request: HttpRequest) -> HttpResponse:
                 preset=form.cleaned_data["preset"],
                 variant=form.cleaned_data["variant"],
             )
+            _say_who_is_asked(request, match)
             return redirect(match)
     else:
         initial = {"player_1": request.user.get_username()}
@@ -521,7 +523,33 @@ def rematch(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, str(error))
         return redirect(match)
     messages.success(request, _("A new match with the same players has started."))
+    _say_who_is_asked(request, new)
     return redirect(new)
+
+
+def _say_who_is_asked(request: HttpRequest, match: Match) -> None:
+    """Tell the scorekeeper which accounts they named sit as guests until they confirm."""
+    asked = sorted(
+        Claim.objects.filter(
+            kind=Claim.Kind.LINK,
+            status=Claim.Status.PENDING,
+            asked_by=request.user,
+            guest__seats__match=match,
+        ).values_list("user__username", flat=True),
+        key=sort_key,
+    )
+    if asked:
+        messages.info(
+            request,
+            ngettext(
+                "%(names)s sits as a guest of that name until they confirm it is them: only "
+                "then does this match count on their record and rating.",
+                "%(names)s sit as guests of those names until they confirm it is them: only "
+                "then does this match count on their record and rating.",
+                len(asked),
+            )
+            % {"names": ", ".join(asked)},
+        )
 
 
 def scorekeepers(request: HttpRequest, pk: int) -> HttpResponse:
