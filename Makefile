@@ -6,6 +6,8 @@
 PYTHON ?= $(shell for p in python3.13 python3.12 python3; do \
 	$$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1 && { echo $$p; break; }; done)
 VENV := .venv
+# `make run` serves on this port: PORT=8133 make run.
+PORT ?= 8000
 BIN := $(VENV)/bin
 
 $(BIN)/python:
@@ -23,7 +25,7 @@ run check messages: export DJANGO_DEBUG = 1
 run: $(VENV)/.installed
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py demo
-	$(BIN)/python manage.py runserver 127.0.0.1:8000
+	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 test: $(VENV)/.installed
 	$(BIN)/python -m pytest
