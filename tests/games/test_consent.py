@@ -105,7 +105,7 @@ def test_a_stranger_naming_an_account_puts_nothing_on_its_record_until_it_confir
 
     # carol sees the notice in the top bar of every page, and the request on the claims page.
     home = client.get(reverse("home")).content.decode()
-    assert 'class="notice"' in home and "1 claim waits for your decision" in home
+    assert 'class="waiting"' in home and "1 claim waits for your decision" in home
     link = Claim.objects.get(user=carol, status=Claim.Status.PENDING)
     assert (link.kind, link.asked_by) == (Claim.Kind.LINK, bob)
     claims = client.get(reverse("games:claims")).content.decode()
@@ -115,7 +115,7 @@ def test_a_stranger_naming_an_account_puts_nothing_on_its_record_until_it_confir
     client.post(reverse("games:claim_decide", args=[link.pk]), {"decision": "approve"})
     assert seated_names(sheet)[1] == ("carol", True)
     assert Rating.objects.get(player=carols, pool__preset="classic").matches == 1
-    assert 'class="notice"' not in client.get(reverse("home")).content.decode()
+    assert 'class="waiting"' not in client.get(reverse("home")).content.decode()
     # And bob's later tables count for her at once.
     again = start_sheet(client, bob, ["bob", "carol"])
     assert seated_names(again) == [("bob", True), ("carol", True)]
