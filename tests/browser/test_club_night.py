@@ -9,7 +9,7 @@ from playwright.sync_api import Page, expect
 
 from games.models import Match
 from tests.browser.conftest import cut_network, in_both_languages, restore_network
-from tests.conftest import play_out
+from tests.conftest import counts_tables_of, play_out
 from tests.tournaments.conftest import enter, make_tournament
 from tournaments import services
 
@@ -44,6 +44,7 @@ def test_a_latecomer_joins_round_1_and_a_player_finds_their_table(
     page: Page, problems: list[str], alice, bob, log_in, t
 ):
     tournament = make_tournament(alice, rounds_planned=1)
+    counts_tables_of(bob, alice)  # bob plays at alice's club: her tournaments count for him
     enter(tournament, ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor", "bob"], alice)
     round_ = services.seat_next_round(tournament=tournament, by=alice)
     log_in(alice)
