@@ -179,7 +179,11 @@ def leave_match(*, match: Match, by) -> Player:
         if seat is None:
             raise NotAllowed(_("You have no seat at this match."))
         left = seat.player
-        guest = Player.objects.create(name=left.name, added_by_id=match.created_by_id)
+        # A name its owner hid stays hidden on the sheet it leaves (now to its table-mates and
+        # creator only, as a guest's).
+        guest = Player.objects.create(
+            name=left.name, added_by_id=match.created_by_id, private=left.private
+        )
         seat.player = guest
         seat.save(update_fields=["player"])
         mark_changed(match)
