@@ -120,8 +120,8 @@ def anyone_hides() -> bool:
     """Whether any player hides their name, read once for each names version (hiding moves
     it), so that while nobody hides a signed-in viewer costs no query. The version is read
     first: a change committed after the players are read moves it, so that what was read then
-    is never kept under the version that follows it. (A flag set where the version does not
-    move, in the admin, is read as "nobody sees it" until the version moves: never a leak.)"""
+    is never kept under the version that follows it. (A flag set in the admin moves no
+    version: until one moves, that player may be read as hidden from everyone but staff.)"""
     key = ANYONE_HIDES_KEY.format(version=names_version())
     found = cache.get(key)
     if found is None:
