@@ -1,56 +1,135 @@
-"""Who is looking at a page: a player who hides their profile shows their name only to people
-who are signed in. Like the active language, it is set for each request (by the middleware)
-and read where names are shown (`Player.__str__`); outside a request (management commands,
-the shell) names are shown. Cached fragments that hold names vary on `cache_key()`."""
+"""Who is looking at a page, and which hidden names they may read.
+
+A player who hides (`Player.private`, their account's choice) shows their name and profile only
+to: themselves; the people who sat at a match with them (any kind: a score sheet, a tournament
+table, a table played on the site); the creator and the scorekeepers of a match they sat at (who
+keep that sheet); whoever the apps built on this one name through `signals.hidden_players_seen`
+(a tournament's creator and directors, for its entrants); and staff. Everyone else, signed in or
+not, reads "Hidden player", with no link.
+
+Like the active language, who is looking is set for each request (by the middleware) and read
+where names are shown (`Player.__str__`, `name()`); outside a request (management commands, the
+shell) every name is shown. The hidden players this viewer may see are worked out once for the
+request, and only when a hidden name is about to be shown or a cached fragment asks for its key:
+nothing for a visitor who is not signed in, nothing while nobody hides (whether anyone does is
+kept in the cache for each names version), one query otherwise.
+
+Cached fragments that hold names vary on `cache_key()`: the names version and a digest of the
+hidden players this viewer may see, so that one viewer's names never reach another's page. That
+set is read afresh for every request, so that someone who sits down with a hidden player (or
+enters a tournament, or becomes a director) needs no version to move: their key changes with it.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
 from django.core.cache import cache
+from django.db.models import Q
 from django.utils.translation import gettext
 
 from games.names import bot_name
 
 NAMES_VERSION_KEY = "games:names-version"
+ANYONE_HIDES_KEY = "games:anyone-hides:{version}"
+# Kept for a names version; a later version is read afresh.
+ANYONE_HIDES_SECONDS = 24 * 3600
 
 
 class _Viewer:
-    """Who is looking, found out only when a name is shown: a request that shows none (a poll
-    answered 204) never reads its session or account for this."""
+    """Who is looking, found out only when a hidden name is shown: a request that shows none
+    (a poll answered 204) never reads its session or account for this."""
 
-    __slots__ = ("_request", "_signed_in")
+    __slots__ = ("_known", "_request", "_seen", "_user")
 
-    def __init__(self, request=None, signed_in: bool | None = None) -> None:
+    def __init__(self, request=None, user=None) -> None:
         self._request = request
-        self._signed_in = signed_in
+        self._user = user
+        self._seen: frozenset[int] | None = None
+        self._known = False
 
-    def signed_in(self) -> bool:
-        if self._signed_in is None:
-            self._signed_in = self._request.user.is_authenticated
-        return self._signed_in
+    def seen(self) -> frozenset[int] | None:
+        """The ids of the hidden players this viewer may see; None: every one."""
+        if not self._known:
+            user = self._user if self._user is not None else self._request.user
+            self._seen = hidden_players_seen_by(user)
+            self._known = True
+        return self._seen
 
 
 # Outside a request (commands, the shell) there is no viewer: names are shown.
 _viewer: ContextVar[_Viewer | None] = ContextVar("games_audience_viewer", default=None)
 
 
-def sees_hidden() -> bool:
-    """May the person looking see the names of players who hide them?"""
+def seen() -> frozenset[int] | None:
+    """The ids of the hidden players the person looking may see; None: every one."""
     viewer = _viewer.get()
-    return viewer is None or viewer.signed_in()
+    return None if viewer is None else viewer.seen()
 
 
-def name(name: str, private: bool, bot: bool = False) -> str:
+def sees(player_id: int | None, private: bool) -> bool:
+    """May the person looking see this player's name and profile?"""
+    if not private:
+        return True
+    ids = seen()
+    return ids is None or player_id in ids
+
+
+def hidden(player_id: int | None, private: bool) -> bool:
+    """Hidden from the person looking: no name, no profile, no link."""
+    return not sees(player_id, private)
+
+
+def name(player_id: int | None, name: str, private: bool, bot: bool = False) -> str:
     """A player's name as the person looking may see it (a bot's in their language)."""
     if bot:
         return bot_name(name)
-    if private and not sees_hidden():
+    if not sees(player_id, private):
         return gettext("Hidden player")
     return name
+
+
+def hidden_players_seen_by(user) -> frozenset[int] | None:
+    """The ids of the players who hide whom `user` may see (None: every one, for staff)."""
+    if not user.is_authenticated:
+        return frozenset()
+    if user.is_staff or user.is_superuser:
+        return None
+    if not anyone_hides():
+        return frozenset()
+    # Imported here: the models show names through this module.
+    from games import signals
+    from games.models import Match, Player
+
+    matches = Match.objects.filter(
+        Q(created_by=user) | Q(scorekeepers=user) | Q(seats__player__user=user)
+    ).values("pk")
+    shown = Q(user=user) | Q(seats__match__in=matches)
+    for _receiver, more in signals.hidden_players_seen.send(sender=Player, user=user):
+        if more is not None:
+            shown |= Q(pk__in=more)
+    found = Player.objects.filter(private=True).filter(shown).order_by().distinct()
+    return frozenset(found.values_list("pk", flat=True))
+
+
+def anyone_hides() -> bool:
+    """Whether any player hides their name, read once for each names version (hiding moves
+    it), so that while nobody hides a signed-in viewer costs no query. The version is read
+    first: a change committed after the players are read moves it, so that what was read then
+    is never kept under the version that follows it. (A flag set in the admin moves no
+    version: until one moves, that player may be read as hidden from everyone but staff.)"""
+    key = ANYONE_HIDES_KEY.format(version=names_version())
+    found = cache.get(key)
+    if found is None:
+        from games.models import Player
+
+        found = Player.objects.filter(private=True).exists()
+        cache.set(key, found, ANYONE_HIDES_SECONDS)
+    return found
 
 
 @contextmanager
@@ -62,9 +141,9 @@ def _looking(viewer: _Viewer | None) -> Iterator[None]:
         _viewer.reset(token)
 
 
-def looking(*, signed_in: bool):
-    """Show names as to someone signed in (or not), inside the `with` block."""
-    return _looking(_Viewer(signed_in=signed_in))
+def looking(user):
+    """Show names as to `user` (an account, or AnonymousUser()), inside the `with` block."""
+    return _looking(_Viewer(user=user))
 
 
 class AudienceMiddleware:
@@ -93,8 +172,18 @@ def names_changed() -> None:
 
 
 def cache_key() -> str:
-    """What a cached fragment holding names varies on."""
-    return f"{'members' if sees_hidden() else 'public'}:{names_version()}"
+    """What a cached fragment holding names varies on: the names version and which hidden
+    players the person looking may see ("all", "none", or a digest of their ids)."""
+    version = names_version()
+    ids = seen()
+    if ids is None:
+        shown = "all"
+    elif not ids:
+        shown = "none"
+    else:
+        listed = ",".join(map(str, sorted(ids)))
+        shown = hashlib.sha256(listed.encode()).hexdigest()[:20]
+    return f"{shown}:{version}"
 
 
 class CacheKey:

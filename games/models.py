@@ -52,6 +52,14 @@ class PlayerQuerySet(models.QuerySet):
             Q(folded__contains=search_fold(text)) | Q(is_bot=True, name__in=bot_names_like(text))
         )
 
+    def shown(self) -> PlayerQuerySet:
+        """The players whose name the person looking may see: a search finds nobody by a
+        name hidden from them."""
+        seen = audience.seen()
+        if seen is None:
+            return self
+        return self.filter(Q(private=False) | Q(pk__in=seen))
+
 
 class Player(models.Model):
     """Someone who sits at a table: a registered account or a guest name."""
@@ -76,8 +84,9 @@ class Player(models.Model):
     # A computer player of the played tables (one per strength and number), never a person
     # whom someone could claim.
     is_bot = models.BooleanField(_("bot"), default=False)
-    # Hidden from visitors who are not signed in: the profile and the name (the owner of an
-    # account chooses; a club sport is public by default).
+    # The profile and the name shown only to the people who played with them and the directors
+    # of their tournaments (see games.audience; the owner of an account chooses, and a club
+    # sport is public by default).
     private = models.BooleanField(_("hidden from visitors"), default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -90,12 +99,12 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         """The name as the person looking may see it (see games.audience)."""
-        return audience.name(self.name, self.private, bot=self.is_bot)
+        return audience.name(self.pk, self.name, self.private, bot=self.is_bot)
 
     @property
     def is_hidden(self) -> bool:
         """Hidden from the person looking: no name, no profile."""
-        return self.private and not audience.sees_hidden()
+        return audience.hidden(self.pk, self.private)
 
     @property
     def is_guest(self) -> bool:
@@ -333,6 +342,17 @@ class Correction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match} {self.get_action_display()} {self.number}"
+
+    @property
+    def by_name(self) -> str:
+        """Who made it, as the person looking may see them: the account's username, unless
+        its player hides from them ("" when the account is gone). Read with `by__player`."""
+        if self.by is None:
+            return ""
+        player = getattr(self.by, "player", None)
+        if player is not None and player.is_hidden:
+            return str(player)
+        return self.by.get_username()
 
 
 class PlayTable(models.Model):

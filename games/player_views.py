@@ -164,7 +164,10 @@ def privacy(request: HttpRequest) -> HttpResponse:
     if private:
         messages.success(
             request,
-            _("Your profile and your name are now hidden from visitors who are not signed in."),
+            _(
+                "Your profile and your name are now shown only to the people who played at your "
+                "table, kept score of your matches or directed your tournaments."
+            ),
         )
     else:
         messages.success(request, _("Your profile and your name are public again."))

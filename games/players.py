@@ -379,6 +379,14 @@ def set_private(*, player: Player, private: bool, by) -> None:
         if player.private != private:
             player.private = private
             player.save(update_fields=["private"])
+            # The guests that stand in for the account at others' tables until it confirms
+            # (services.players_for_names) carry its name: they hide or show with it.
+            Player.objects.filter(
+                user=None,
+                claims__user=by,
+                claims__kind=Claim.Kind.LINK,
+                claims__status=Claim.Status.PENDING,
+            ).update(private=private)
             _names_changed()
 
 

@@ -124,18 +124,20 @@ def _seated(account: Player, by, taken: Sequence[Player]) -> Player:
     the account confirms."""
     if counts_for(account.user, by):
         return account
-    stand_in = _guest(account.user.get_username(), by, taken)
+    stand_in = _guest(account.user.get_username(), by, taken, private=account.private)
     _ask_to_confirm(stand_in, account.user, by)
     return stand_in
 
 
-def _guest(name: str, added_by, taken: Sequence[Player]) -> Player:
+def _guest(name: str, added_by, taken: Sequence[Player], private: bool = False) -> Player:
+    """`added_by`'s guest of this name (a new one if they have none free). A guest standing in
+    for an account that hides its name is hidden as well (games.players.set_private)."""
     return (
         Player.objects.filter(user=None, is_bot=False, added_by=added_by, name__iexact=name)
         .exclude(pk__in=[player.pk for player in taken])
         .order_by("pk")
         .first()
-    ) or Player.objects.create(name=name, added_by=added_by)
+    ) or Player.objects.create(name=name, added_by=added_by, private=private)
 
 
 def _ask_to_confirm(guest: Player, user, by) -> None:
@@ -236,7 +238,11 @@ def leave_match(*, match: Match, by) -> Player:
         if seat is None:
             raise NotAllowed(_("You have no seat at this match."))
         left = seat.player
-        guest = Player.objects.create(name=left.name, added_by_id=match.created_by_id)
+        # A name its owner hid stays hidden on the sheet it leaves (now to its table-mates and
+        # creator only, as a guest's).
+        guest = Player.objects.create(
+            name=left.name, added_by_id=match.created_by_id, private=left.private
+        )
         seat.player = guest
         seat.save(update_fields=["player"])
         mark_changed(match)

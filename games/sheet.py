@@ -70,7 +70,7 @@ class Sheet:
     def corrections(self) -> list[Correction]:
         if not self.match.corrected:
             return []
-        return list(self.match.corrections.select_related("by"))
+        return list(self.match.corrections.select_related("by__player"))
 
     @cached_property
     def rows(self) -> list[SheetRow]:

@@ -34,3 +34,9 @@ two cannot become one (both entered one tournament), or None."""
 
 players_merged = Signal()
 """Sent once the guest's rows are `into`'s (`guest_id`, `into`), in the same transaction."""
+
+hidden_players_seen = Signal()
+"""Asked which players who hide their name a signed-in `user` may see, besides themselves and
+the players of the matches they sat at, created or keep score of (games.audience). A receiver
+returns a queryset of player ids, a single column (`.values("player_id")`: a tournament's
+entrants, for its creator and directors), which is read in the same query as the rest."""

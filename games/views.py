@@ -77,9 +77,8 @@ def match_list(request: HttpRequest) -> HttpResponse:
     if choice["status"]:
         matches = matches.filter(status=choice["status"])
     if choice["player"]:
-        named = Player.objects.named_like(choice["player"])
-        if not audience.sees_hidden():
-            named = named.exclude(private=True)  # a hidden name finds nothing
+        # A name hidden from the person looking finds nothing.
+        named = Player.objects.named_like(choice["player"]).shown()
         matches = matches.filter(seats__player__in=named).distinct()
     # A list shows no rows: their stored copy is not read.
     listed = matches.with_seats().defer("scored_rows")

@@ -32,6 +32,7 @@ from django.utils import timezone
 
 from games import audience
 from games.models import Entry, Match, NameKey, Seat
+from games.names import sort_key
 from stats.models import Rating, RatingChange
 from stats.ratings import PROVISIONAL_UNDER
 
@@ -176,21 +177,24 @@ def opponents(player_id: int, filters: Filters, only: int | None = None) -> list
         )
         .order_by("-together", NameKey("player__name"), "player_id")
     )
-    return [
+    found = [
         Opponent(
             row["player_id"],
-            audience.name(row["player__name"], row["player__private"], row["player__is_bot"]),
+            audience.name(
+                row["player_id"],
+                row["player__name"],
+                row["player__private"],
+                row["player__is_bot"],
+            ),
             row["together"],
             row["ahead"],
             row["behind"],
-            hidden=_hidden(row["player__private"]),
+            hidden=audience.hidden(row["player_id"], row["player__private"]),
         )
         for row in rows
     ]
-
-
-def _hidden(private: bool) -> bool:
-    return private and not audience.sees_hidden()
+    # Ties by the name shown: a hidden one sorted by its own would tell where it falls.
+    return sorted(found, key=lambda o: (-o.together, sort_key(o.name), o.player_id))
 
 
 def common_matches(a: int, b: int, filters: Filters) -> QuerySet[Match]:
@@ -261,19 +265,21 @@ def leaderboard(board) -> list[Ranked]:
             "counted",
         )
     )
-    return [
+    found = [
         Ranked(
             player,
-            audience.name(name, private, bot),
+            audience.name(player, name, private, bot),
             shown,
             mu,
             sigma,
             counted,
             matches < PROVISIONAL_UNDER,
-            hidden=_hidden(private),
+            hidden=audience.hidden(player, private),
         )
         for player, name, private, bot, shown, mu, sigma, matches, counted in rows
     ]
+    # Ties by the name shown: a hidden one sorted by its own would tell where it falls.
+    return sorted(found, key=lambda r: (-r.shown, sort_key(r.name), r.player_id))
 
 
 @dataclass(frozen=True)

@@ -146,10 +146,8 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     rows = queries.leaderboard(choice)
     found = []
     if choice.search:
-        found = Player.objects.named_like(choice.search)
-        if not audience.sees_hidden():
-            # A hidden name is not found by it either.
-            found = found.exclude(private=True)
+        # A name hidden from the person looking is not found by it either.
+        found = Player.objects.named_like(choice.search).shown()
         found = list(found.order_by(NameKey("name"), "pk")[:SEARCH])
     context = {
         "form": form,
@@ -185,5 +183,6 @@ def leaderboard_export(request: HttpRequest) -> HttpResponse:
 
 
 def _hidden(request: HttpRequest) -> HttpResponse:
-    """A profile its player hides from visitors: no name, a way to sign in."""
+    """A profile its player hides from the person looking: no name (a way to sign in for a
+    visitor who is not)."""
     return render(request, "stats/hidden.html", status=403)

@@ -3,6 +3,8 @@ the statistics pages cost a fixed number of queries, whatever the number of roun
 
 import pytest
 from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from bench.common import classic_rounds
@@ -22,7 +24,9 @@ SHEET_CREATOR_CACHED = 3  # the match, the session, the account (the round form 
 # pending claims and links, and, when claims wait, the judges of their guests (2).
 WAITING = 1
 WAITING_WITH_CLAIMS = WAITING + 2
-SHEET_CREATOR_UNCACHED = 5 + WAITING  # with the session and the account
+# With the session and the account, whether anyone hides their name (read once for each names
+# version: the cache was emptied), and the top bar's count.
+SHEET_CREATOR_UNCACHED = 5 + 1 + WAITING
 # The tournament page read from the cache: its row and its rounds (the standings and the current
 # round's tables are in the cached fragment); uncached, the standings and tables are read too.
 TOURNAMENT_READER = 2
@@ -140,10 +144,11 @@ def test_statistics_pages_cost_a_fixed_number_of_queries(
     assert response.content.decode().count("<tr>") >= matches
 
 
-# Signed in (session, user), the claim panel: the viewer's own claim, their player and whether
-# they met the guest, the guest's judges (its tournaments' creators and directors), the claims
-# waiting for a judge, who decides them (their players); and the top bar's count.
-GUEST_PROFILE_SIGNED_IN = PROFILE + 2 + 7 + WAITING_WITH_CLAIMS
+# Signed in (session, user), whether anyone hides their name (read once for each names version),
+# the claim panel: the viewer's own claim, their player and whether they met the guest, the
+# guest's judges (its tournaments' creators and directors), the claims waiting for a judge, who
+# decides them (their players); and the top bar's count.
+GUEST_PROFILE_SIGNED_IN = PROFILE + 2 + 1 + 7 + WAITING_WITH_CLAIMS
 
 
 @pytest.mark.parametrize("matches", [3, 12])
@@ -178,3 +183,44 @@ def test_the_claims_page_costs_the_same_however_many_claims_wait(
     with django_assert_max_num_queries(CLAIMS_PAGE):
         page = client.get(reverse("games:claims")).content.decode()
     assert page.count("bob says they are the guest") == guests
+
+
+# --- hidden names ----------------------------------------------------------------------------
+
+
+def private_queries(queries) -> list[str]:
+    """The queries that ask who hides a name or who may see it."""
+    return [
+        q["sql"] for q in queries.captured_queries if '"private"' in q["sql"].partition("WHERE")[2]
+    ]
+
+
+@pytest.mark.parametrize("rounds", [5, 30])
+def test_a_signed_in_reader_pays_one_query_for_hidden_names_where_names_are_shown(
+    client, alice, bob, rounds, django_assert_max_num_queries
+):
+    """Once anyone hides, a signed-in reader of a page with names asks once who they may see;
+    a page without names, or a poll answered 204, asks nothing."""
+    match = sheet_of(alice, rounds)
+    make_match(alice, ["alice", "bob"])
+    players.set_private(player=bob.player, private=True, by=bob)
+    client.force_login(alice)
+    client.get(match.get_absolute_url())
+    with django_assert_max_num_queries(SHEET_CREATOR_CACHED + 1) as queries:
+        response = client.get(match.get_absolute_url())
+    assert 'id="round-form"' in response.content.decode()
+    assert len(private_queries(queries)) == 1
+    tournament = tournament_of(alice, 1)
+    client.get(tournament.get_absolute_url())
+    with django_assert_max_num_queries(TOURNAMENT_DIRECTOR + 1) as queries:
+        client.get(tournament.get_absolute_url())
+    assert len(private_queries(queries)) == 1
+    live = reverse("games:match_live", args=[match.pk])
+    for path, headers, status in (
+        (reverse("games:rules"), {}, 200),
+        (reverse("tournaments:list"), {}, 200),
+        (f"{live}?v={match.version}", {"HX-Request": "true"}, 204),  # an unchanged poll
+    ):
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(path, headers=headers).status_code == status
+        assert private_queries(queries) == [], path

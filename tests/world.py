@@ -50,8 +50,8 @@ def build_world() -> World:
     # carol plays at alice's tables: she confirmed the first one that named her, so alice's
     # later tables (and tournaments) count for her at once.
     counts_tables_of(carol, alice)
-    # bob names carol at a sheet of his own: a guest stands in until she confirms.
-    make_match(bob, ["bob", "carol", "Zoe"])
+    # bob names alice at a sheet of his own: a guest stands in until she confirms.
+    make_match(bob, ["bob", "alice", "Zoe"])
 
     finished = make_match(alice, ["alice", "carol", "Anna", "Boris"])
     play_out(finished, alice, winner_index=1)

@@ -1,11 +1,12 @@
-"""What tournaments say when a guest is claimed: their directors judge claims of their
-entrants, and one tournament cannot hold the same person twice."""
+"""What tournaments say about their entrants to the games app: their directors judge claims of
+their entrants and see the names of those who hide them, and one tournament cannot hold the
+same person twice."""
 
 from django.db.models import F, Q
 from django.dispatch import receiver
 from django.utils.translation import gettext as _
 
-from games.signals import merging_players, player_judges, players_merged
+from games.signals import hidden_players_seen, merging_players, player_judges, players_merged
 from tournaments.models import Entrant, Tournament
 
 
@@ -17,6 +18,13 @@ def directors_judge(sender, *, player_ids: list[int], **kwargs) -> list[tuple[in
         "player_id", "tournament__directors"
     )
     return [*creators, *directors]
+
+
+@receiver(hidden_players_seen)
+def directors_see_their_entrants(sender, *, user, **kwargs):
+    """A tournament's creator and directors seat, check in and score its entrants by name."""
+    directed = Q(tournament__created_by=user) | Q(tournament__directors=user)
+    return Entrant.objects.filter(directed).values("player_id")
 
 
 @receiver(merging_players)

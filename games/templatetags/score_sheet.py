@@ -43,7 +43,7 @@ def sheet_rows(sheet, match, can_edit: bool) -> SafeString:
         correction = row.correction
         if correction is not None:
             title = gettext("corrected by %(name)s at %(at)s") % {
-                "name": correction.by or gettext("someone"),
+                "name": correction.by_name or gettext("someone"),
                 "at": time_format(localtime(correction.at), "H:i"),
             }
             head += (

@@ -176,3 +176,18 @@ def test_a_director_naming_an_account_enters_a_guest_until_it_confirms(alice, bo
     added = tournament_services.add_entrants(tournament=tournament, names=["BOB"], by=alice)
     assert (added.entrants, added.skipped) == ([], ["BOB"])
     assert not Claim.objects.filter(user=bob).exists()
+
+
+def test_a_guest_standing_in_for_a_hidden_account_is_hidden_with_it(
+    client, bob, carol, django_user_model
+):
+    dave = django_user_model.objects.create_user("dave", "dave@example.com", "x")
+    players.set_private(player=carol.player, private=True, by=carol)
+    sheet = start_sheet(client, bob, ["bob", "carol"])
+    client.get(sheet.get_absolute_url())  # bob reads what he was told
+    client.force_login(dave)
+    page = client.get(sheet.get_absolute_url()).content.decode()
+    assert "carol" not in page and "Hidden player" in page
+    # She shows her name again: the guest standing in for her shows it too.
+    players.set_private(player=carol.player, private=False, by=carol)
+    assert "carol" in client.get(sheet.get_absolute_url()).content.decode()

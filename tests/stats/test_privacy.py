@@ -1,5 +1,7 @@
 """A user who hides their profile: visitors who are not signed in see neither it nor the name,
-anywhere; signed-in people see both; the choice is the account owner's alone."""
+anywhere; nor do signed-in people who never played with them; those who did see both; the
+choice is the account owner's alone. (tests/stats/test_hidden.py: everyone who may see it,
+every page.)"""
 
 import pytest
 from django.urls import reverse
@@ -66,8 +68,17 @@ def test_visitors_see_neither_the_profile_nor_the_name(client, hidden, bob):
     )
 
 
-def test_signed_in_people_see_the_profile_and_the_name(client, hidden, bob, carol):
-    client.force_login(carol)
+def test_signed_in_strangers_see_neither_and_table_mates_see_both(
+    client, hidden, alice, bob, carol
+):
+    client.force_login(carol)  # never sat with bob
+    response = client.get(reverse("stats:profile", args=[bob.player.pk]))
+    assert response.status_code == 403 and "bob" not in response.content.decode()
+    sheet = visible_to(client, hidden.get_absolute_url())
+    assert "Hidden player" in sheet and ">bob<" not in sheet
+    csv = client.get(reverse("stats:leaderboard_csv")).content.decode()
+    assert f"{bob.player.pk},Hidden player,classic" in csv and ",bob," not in csv
+    client.force_login(alice)  # sat with him
     page = visible_to(client, reverse("stats:profile", args=[bob.player.pk]))
     assert "<h1>bob" in page
     assert ">bob<" in visible_to(client, hidden.get_absolute_url()).replace("bob </", "bob<")
@@ -119,7 +130,10 @@ def test_only_the_account_owner_hides_a_profile(alice, bob):
 def test_the_owner_finds_the_choice_on_their_own_profile(client, bob, carol):
     client.force_login(bob)
     page = visible_to(client, reverse("stats:profile", args=[bob.player.pk]))
-    assert "Hide my profile and my name from visitors who are not signed in" in page
+    assert (
+        "Show my profile and my name only to the people who played at my table, kept score "
+        "of my matches or directed my tournaments" in page
+    )
     assert f'action="{reverse("games:privacy")}"' in page
     client.force_login(carol)  # nobody else gets it
     other = visible_to(client, reverse("stats:profile", args=[bob.player.pk]))
