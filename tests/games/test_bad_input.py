@@ -214,6 +214,12 @@ def test_a_rules_number_out_of_range_is_refused(client, alice, value, message):
         ("@SUM(A1:A2)", "'@SUM(A1:A2)"),
         ("\tx", "'\tx"),
         ("\rx", "'\rx"),
+        # A formula after a separator is a cell of its own for a spreadsheet splitting on it.
+        ("x;=cmd|' /C calc'!A0", "x;'=cmd|' /C calc'!A0"),
+        ("x,+1", "x,'+1"),
+        ('x; "=1', "x; \"'=1"),
+        ('"@SUM(A1)', "\"'@SUM(A1)"),
+        ("Anne-Marie; Jean-Paul", "Anne-Marie; Jean-Paul"),
         ("Anna", "Anna"),
         ("", ""),
         ("-20", "-20"),
