@@ -33,16 +33,35 @@ def csv_safe(value: Any) -> Any:
     return FORMULA.sub(r"\1\2'", value)
 
 
+class _Figure:
+    """A number the site wrote as text ("-20", "0.75"): written as it is, and bare, like the
+    numbers given as numbers (csv.QUOTE_STRINGS quotes only str)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _cell(value: Any) -> Any:
+    value = csv_safe(value)
+    return _Figure(value) if isinstance(value, str) and PLAIN_NUMBER.fullmatch(value) else value
+
+
 class SafeWriter:
     """A csv.writer whose every cell goes through csv_safe, and every text cell is quoted:
     a separator inside a name (a ";" in a ","-file) stays in its cell for every spreadsheet
-    that reads quotes, whichever separator it splits on. Numbers are written bare."""
+    that reads quotes, whichever separator it splits on. Numbers are written bare, whether
+    given as numbers or as figures in text, so that no spreadsheet takes them for text."""
 
     def __init__(self, file, separator: str = ","):
         self._writer = csv.writer(file, delimiter=separator, quoting=csv.QUOTE_STRINGS)
 
     def writerow(self, row: Iterable[Any]) -> None:
-        self._writer.writerow([csv_safe(cell) for cell in row])
+        self._writer.writerow([_cell(cell) for cell in row])
 
 
 def csv_response(request: HttpRequest, filename: str) -> tuple[HttpResponse, SafeWriter]:
