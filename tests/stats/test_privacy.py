@@ -53,7 +53,7 @@ def test_visitors_see_neither_the_profile_nor_the_name(client, hidden, bob):
     found = visible_to(client, reverse("stats:leaderboard") + "?search=bob")
     assert reverse("stats:profile", args=[bob.player.pk]) not in found
     csv = client.get(reverse("stats:leaderboard_csv")).content.decode()
-    assert f"{bob.player.pk},Hidden player,classic" in csv and ",bob," not in csv
+    assert f'{bob.player.pk},"Hidden player","classic"' in csv and ',"bob",' not in csv
     # alice's profile lists him as an opponent without his name or a link.
     alice_page = visible_to(
         client, reverse("stats:profile", args=[Player.objects.get(name="alice").pk])
@@ -71,7 +71,7 @@ def test_signed_in_people_see_the_profile_and_the_name(client, hidden, bob, caro
     assert "<h1>bob" in page
     assert ">bob<" in visible_to(client, hidden.get_absolute_url()).replace("bob </", "bob<")
     csv = client.get(reverse("stats:leaderboard_csv")).content.decode()
-    assert f"{bob.player.pk},bob,classic" in csv
+    assert f'{bob.player.pk},"bob","classic"' in csv
 
 
 def test_hiding_takes_effect_on_pages_already_cached(client, alice, bob):
