@@ -103,6 +103,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
+    "config.middleware.StorableInputMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -193,6 +195,7 @@ ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "optional"
 ACCOUNT_USERNAME_VALIDATORS = "games.validators.USERNAME_VALIDATORS"
+ACCOUNT_ADAPTER = "games.accounts.AccountAdapter"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 LOGIN_REDIRECT_URL = "/"
 LOGIN_URL = "account_login"
@@ -257,6 +260,51 @@ SECURE_CSP = {
     "frame-ancestors": [CSP.NONE],
     "base-uri": [CSP.SELF],
     "object-src": [CSP.NONE],
+}
+
+# Permissions-Policy: the browser features a page (or anything a page embeds) may ask for. The
+# site uses none of them: no camera (QR codes are drawn on the server and scanned by the
+# phone's own camera app), no clipboard or fullscreen API (the projector page is made full
+# screen by the browser's own key), no wake lock, no sharing, no payment. Each is denied, so
+# that an injected script or frame cannot ask for it either. (Chromium on a desktop without
+# Bluetooth or sharing warns that it does not know "bluetooth" and "web-share"; phones do.)
+PERMISSIONS_POLICY = {
+    feature: []
+    for feature in (
+        "accelerometer",
+        "autoplay",
+        "bluetooth",
+        "browsing-topics",
+        "camera",
+        "clipboard-read",
+        "clipboard-write",
+        "display-capture",
+        "encrypted-media",
+        "fullscreen",
+        "gamepad",
+        "geolocation",
+        "gyroscope",
+        "hid",
+        "identity-credentials-get",
+        "idle-detection",
+        "interest-cohort",
+        "local-fonts",
+        "magnetometer",
+        "microphone",
+        "midi",
+        "otp-credentials",
+        "payment",
+        "picture-in-picture",
+        "publickey-credentials-create",
+        "publickey-credentials-get",
+        "screen-wake-lock",
+        "serial",
+        "speaker-selection",
+        "usb",
+        "web-share",
+        "window-management",
+        "xr-spatial-tracking",
+    )
 }
 
 # Production hardening; each can be turned off when a proxy already does it.

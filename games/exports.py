@@ -11,34 +11,57 @@ from django.http import HttpRequest, HttpResponse
 
 from games.csvfiles import separator_for
 
-# A spreadsheet takes a cell starting with one of these for a formula (OWASP, CSV injection).
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 # A figure the site writes as text ("-20", "1.5"): a spreadsheet reads it as a number.
 PLAIN_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+# Where a spreadsheet may start a cell in a text: at its start, and after any separator one
+# splits on ("," in English Excel, ";" in Russian Excel, a tab when pasted) or a line break,
+# not only after the one the file is written with. Quoting the text does not help there: a
+# spreadsheet splitting a ","-file on ";" meets the quote in the middle of a cell and keeps
+# it as a letter, and the text after the ";" is a cell of its own. Spaces and quote marks
+# before the formula are skipped (a cell may start with `"=`, which is unquoted to `=`).
+FORMULA = re.compile(r'(^|[,;\t\r\n])([ "]*)(?=[=+\-@\t\r])')
 
 
 def csv_safe(value: Any) -> Any:
-    """The cell as written: text that starts like a formula gets a leading quote.
+    """The cell as written: a quote mark before every formula a spreadsheet could find in it,
+    at its start or after a separator inside it, whatever separator it splits on.
 
     Numbers stay numbers, whether given as numbers or as plain figures in text.
     """
-    if (
-        isinstance(value, str)
-        and value.startswith(FORMULA_STARTS)
-        and not PLAIN_NUMBER.fullmatch(value)
-    ):
-        return "'" + value
-    return value
+    if not isinstance(value, str) or PLAIN_NUMBER.fullmatch(value):
+        return value
+    return FORMULA.sub(r"\1\2'", value)
+
+
+class _Figure:
+    """A number the site wrote as text ("-20", "0.75"): written as it is, and bare, like the
+    numbers given as numbers (csv.QUOTE_STRINGS quotes only str)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _cell(value: Any) -> Any:
+    value = csv_safe(value)
+    return _Figure(value) if isinstance(value, str) and PLAIN_NUMBER.fullmatch(value) else value
 
 
 class SafeWriter:
-    """A csv.writer whose every cell goes through csv_safe."""
+    """A csv.writer whose every cell goes through csv_safe, and every text cell is quoted:
+    a separator inside a name (a ";" in a ","-file) stays in its cell for every spreadsheet
+    that reads quotes, whichever separator it splits on. Numbers are written bare, whether
+    given as numbers or as figures in text, so that no spreadsheet takes them for text."""
 
     def __init__(self, file, separator: str = ","):
-        self._writer = csv.writer(file, delimiter=separator)
+        self._writer = csv.writer(file, delimiter=separator, quoting=csv.QUOTE_STRINGS)
 
     def writerow(self, row: Iterable[Any]) -> None:
-        self._writer.writerow([csv_safe(cell) for cell in row])
+        self._writer.writerow([_cell(cell) for cell in row])
 
 
 def csv_response(request: HttpRequest, filename: str) -> tuple[HttpResponse, SafeWriter]:

@@ -18,8 +18,9 @@ from games.labels import (
     rules_message,
 )
 from games.models import Entry, Match, Seat
+from games.names import same_name_key
 from games.rules import PRESETS, RulesError, Variant, parse_cards, score_match
-from games.validators import name_problem, validate_name, validate_text
+from games.validators import clean_name, name_problem, normalize_name, validate_text
 
 MAX_PLAYERS = 4
 MAX_POINTS = 1000
@@ -39,6 +40,15 @@ def _option_field(name: str, initial) -> forms.Field:
         coerce=type(choices[0]),
         initial=initial,
     )
+
+
+class NameField(forms.CharField):
+    """A person's name, made as names are kept (NFKC, single spaces) and refused, naming the
+    character, when it holds anything invisible or blank (games.validators.clean_name)."""
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        return clean_name(value) if value else value
 
 
 class RulesFormMixin:
@@ -83,11 +93,10 @@ class NewMatchForm(RulesFormMixin, forms.Form):
     def __init__(self, *args, preset: str | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         for number in range(1, MAX_PLAYERS + 1):
-            self.fields[f"player_{number}"] = forms.CharField(
+            self.fields[f"player_{number}"] = NameField(
                 label=_("Player %(number)s") % {"number": number},
                 max_length=40,
                 required=number <= 2,
-                validators=[validate_name],
             )
         self.add_rules_fields(preset)
 
@@ -101,13 +110,13 @@ class NewMatchForm(RulesFormMixin, forms.Form):
             name = (cleaned.get(f"player_{n}") or "").strip()
             if not name:
                 continue
-            if name.casefold() in seen:
+            if same_name_key(name) in seen:
                 self.add_error(
                     f"player_{n}",
                     gettext("%(name)s is already at this table; add an initial to tell them apart.")
                     % {"name": name},
                 )
-            seen.add(name.casefold())
+            seen.add(same_name_key(name))
             names.append(name)
         cleaned["names"] = names
         variant = self.clean_variant(cleaned)
@@ -360,6 +369,8 @@ class MatchFilterForm(forms.Form):
         data = {key: value for key, value in self.cleaned_data.items() if value}
         if data.get("player") and name_problem(data["player"]):
             data.pop("player")
+        elif data.get("player"):
+            data["player"] = normalize_name(data["player"])
         return default | data
 
     def query(self) -> str:

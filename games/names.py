@@ -22,6 +22,12 @@ def sort_key(name: str) -> str:
     return name.casefold().replace("ё", YO) + THEN + name
 
 
+def same_name_key(name: str) -> str:
+    """What two names at one table (or in one tournament) must differ in: case ignored, and
+    an emoji's presentation selector too ("❤ Anna" and "❤️ Anna" are one name)."""
+    return name.replace("\ufe0f", "").replace("\ufe0e", "").casefold()
+
+
 def search_fold(text: str) -> str:
     """A name or a searched text as searches compare them (also the database's, see
     games.models.FoldedName): case ignored, and ё as е, as Russian is often written."""

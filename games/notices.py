@@ -58,7 +58,8 @@ def _key(user) -> str:
 
 def context(request) -> dict:
     """`waiting`: the count for the top bar, worked out only if a page shows it."""
-    user = request.user
-    if not user.is_authenticated:
+    # A request refused before the account is read (config.middleware) has no user.
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
         return {"waiting": 0}
     return {"waiting": SimpleLazyObject(lambda: waiting_count(user))}

@@ -22,7 +22,7 @@ from games.models import Claim, Correction, Entry, Match, Player, Round, Seat
 from games.names import sort_key
 from games.rules import PRESETS, RulesError, Variant, parse_cards, score_match
 from games.rules.scoring import RoundResult
-from games.validators import MAX_ID, name_problem
+from games.validators import MAX_ID, name_problem, normalize_name
 
 # An outcome as the score sheet sends it: {"out": "QS"}, {"hand": "9H AC"} or {"points": 17}.
 Outcome = Mapping[str, Any]
@@ -100,7 +100,7 @@ def players_for_names(names: Sequence[str], *, added_by) -> list[Player]:
     guests may share a name only as two different people at different tables, never at one.
     """
     players: list[Player] = []
-    for name in names:
+    for name in map(normalize_name, names):
         account = Player.objects.filter(user__username__iexact=name).select_related("user").first()
         players.append(
             _seated(account, added_by, players) if account else _guest(name, added_by, players)
@@ -272,10 +272,11 @@ def account_named(username: str, empty: str):
     username = username.strip()
     if not username:
         raise NotAllowed(empty)
-    # A NUL byte would reach the database (PostgreSQL refuses it): check the text first.
+    # Checked before the lookup, and looked up as usernames are kept (NFKC): "ａｌｉｃｅ" is alice.
     problem = name_problem(username)
     if problem:
         raise NotAllowed(problem)
+    username = normalize_name(username)
     user = get_user_model().objects.filter(username__iexact=username).first()
     if user is None:
         raise NotAllowed(_("There is no account called “%(name)s”.") % {"name": username})

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.labels import PRESET_LABELS
 from games.models import Match
-from games.validators import name_problem
+from games.validators import name_problem, normalize_name
 from stats.queries import Filters
 
 PERIOD_CHOICES = [
@@ -70,7 +70,7 @@ class LeaderboardForm(forms.Form):
         problem = name_problem(search) if search else None
         if problem:
             raise forms.ValidationError(problem)
-        return search
+        return normalize_name(search)
 
     def choice(self) -> Board:
         """The board asked for; a value that is not allowed is left out (the form shows why)."""

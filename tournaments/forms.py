@@ -8,7 +8,12 @@ from django.utils.translation import gettext_lazy as _
 
 from games import csvfiles
 from games.forms import RulesFormMixin
-from games.validators import validate_multiline_text, validate_name, validate_text
+from games.validators import (
+    normalize_name,
+    validate_multiline_text,
+    validate_name,
+    validate_text,
+)
 from tournaments.models import DEFAULT_TIE_BREAKS, TIE_BREAKS, Tournament
 from tournaments.standings import DEFAULT_POINTS, check_points
 
@@ -193,7 +198,8 @@ class AddPlayersForm(forms.Form):
         names = [line.strip() for line in self.cleaned_data["names"].splitlines() if line.strip()]
         if not names:
             raise forms.ValidationError(gettext("Enter at least one name."))
-        too_long = [name for name in names if len(name) > 40]
+        # As the names are kept (NFKC, single spaces): the service makes them so.
+        too_long = [name for name in names if len(normalize_name(name)) > 40]
         if too_long:
             raise forms.ValidationError(
                 gettext("A name can have at most 40 characters: %(name)s")

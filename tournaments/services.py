@@ -23,10 +23,11 @@ from django.utils.translation import gettext as _
 from games import audience
 from games import services as games
 from games.models import Entry, Match, Player, Seat
+from games.names import same_name_key
 from games.players import own_player
 from games.results import finished_results
 from games.rules import Variant
-from games.validators import name_problem
+from games.validators import name_problem, normalize_name
 from tournaments.models import Entrant, Table, Tournament, TournamentRound
 from tournaments.seating import repeated_pairs, seat_round
 from tournaments.standings import Standing, TableResult, compute_standings, deciding
@@ -126,7 +127,8 @@ def add_director(*, tournament: Tournament, username: str):
     problem = name_problem(username.strip())
     if problem:
         raise TournamentError(problem)
-    user = get_user_model().objects.filter(username__iexact=username.strip()).first()
+    # Looked up as usernames are kept (NFKC): "ａｌｉｃｅ" is alice.
+    user = get_user_model().objects.filter(username__iexact=normalize_name(username)).first()
     if user is None:
         raise TournamentError(_("There is no account called “%(name)s”.") % {"name": username})
     if user.pk == tournament.created_by_id:
@@ -171,11 +173,13 @@ def _add(tournament: Tournament, rows: Sequence[tuple[str, bool]], by) -> Added:
             raise TournamentError(_("%(name)s: %(problem)s") % {"name": name, "problem": problem})
     new, skipped, seen = [], [], set()
     for name, checked in rows:
-        if name.casefold() in seen:
+        # Names as they are kept: "Ａｎｎａ" is "Anna", listed twice.
+        name = normalize_name(name)
+        if same_name_key(name) in seen:
             skipped.append(name)
         else:
             new.append((name, checked))
-        seen.add(name.casefold())
+        seen.add(same_name_key(name))
     with transaction.atomic():
         tournament = _lock(tournament)
         joins = _next_round_number(tournament)
@@ -309,7 +313,8 @@ def read_player_list(text: str, separator: str = ",") -> PlayerList:
         )
     players = []
     for line, row in rows:
-        name = row[name_col].strip() if len(row) > name_col else ""
+        typed = row[name_col] if len(row) > name_col else ""
+        name = normalize_name(typed)
         if not name:
             raise TournamentError(_("Line %(line)s has no name.") % {"line": line})
         if "\n" in name or "\r" in name:
@@ -321,7 +326,7 @@ def read_player_list(text: str, separator: str = ",") -> PlayerList:
             raise TournamentError(
                 _("Line %(line)s: a name can have at most 40 characters.") % {"line": line}
             )
-        problem = name_problem(name)
+        problem = name_problem(typed.strip())
         if problem:
             raise TournamentError(
                 _("Line %(line)s: %(problem)s") % {"line": line, "problem": problem}

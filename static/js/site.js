@@ -161,3 +161,13 @@ document.addEventListener("click", (event) => {
     if (section && "caches" in window) listKeptSheets(section);
   });
 })();
+
+// A request the site refuses for a character it cannot store (config/middleware.py) answers
+// 400 with the reason and where to show it (HX-Retarget, the page's main part). htmx swaps no
+// 4xx answer by itself: this one is swapped, so that the visitor reads why nothing happened.
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const xhr = event.detail.xhr;
+  if (xhr.status === 400 && xhr.getResponseHeader("HX-Retarget")) {
+    event.detail.shouldSwap = true;
+  }
+});

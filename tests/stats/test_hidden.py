@@ -100,7 +100,7 @@ def test_table_mates_the_creator_and_scorekeepers_read_the_name_a_stranger_does_
         status, body = read[page]
         assert status == 200 and "carol" not in body and HIDDEN in body, page
         assert f'href="{profile}"' not in body, page
-    assert f"{carol.player.pk},{HIDDEN},classic" in read["leaderboard csv"][1]
+    assert f'{carol.player.pk},"{HIDDEN}","classic"' in read["leaderboard csv"][1]
     # The searches find nobody by her name.
     assert "Nobody by that name." in read["found on the leaderboard"][1]
     assert sheet.get_absolute_url() not in read["found in the matches"][1]

@@ -56,7 +56,7 @@ def test_visitors_see_neither_the_profile_nor_the_name(client, hidden, bob):
     found = visible_to(client, reverse("stats:leaderboard") + "?search=bob")
     assert reverse("stats:profile", args=[bob.player.pk]) not in found
     csv = client.get(reverse("stats:leaderboard_csv")).content.decode()
-    assert f"{bob.player.pk},Hidden player,classic" in csv and ",bob," not in csv
+    assert f'{bob.player.pk},"Hidden player","classic"' in csv and ',"bob",' not in csv
     # alice's profile lists him as an opponent without his name or a link.
     alice_page = visible_to(
         client, reverse("stats:profile", args=[Player.objects.get(name="alice").pk])
@@ -77,13 +77,13 @@ def test_signed_in_strangers_see_neither_and_table_mates_see_both(
     sheet = visible_to(client, hidden.get_absolute_url())
     assert "Hidden player" in sheet and ">bob<" not in sheet
     csv = client.get(reverse("stats:leaderboard_csv")).content.decode()
-    assert f"{bob.player.pk},Hidden player,classic" in csv and ",bob," not in csv
+    assert f'{bob.player.pk},"Hidden player","classic"' in csv and '"bob"' not in csv
     client.force_login(alice)  # sat with him
     page = visible_to(client, reverse("stats:profile", args=[bob.player.pk]))
     assert "<h1>bob" in page
     assert ">bob<" in visible_to(client, hidden.get_absolute_url()).replace("bob </", "bob<")
     csv = client.get(reverse("stats:leaderboard_csv")).content.decode()
-    assert f"{bob.player.pk},bob,classic" in csv
+    assert f'{bob.player.pk},"bob","classic"' in csv
 
 
 def test_hiding_takes_effect_on_pages_already_cached(client, alice, bob):

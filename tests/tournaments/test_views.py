@@ -1,5 +1,8 @@
 """Tournament pages by role: director, co-director, seated player, another user, anonymous."""
 
+import csv
+import io
+
 import pytest
 import segno
 from django.db import connection
@@ -103,14 +106,21 @@ def test_the_standings_csv_lists_every_player_with_the_tie_breaks(client, runnin
             },
         )
     text = client.get(reverse("tournaments:standings_csv", args=[running.pk])).content.decode()
-    lines = text.lstrip("\ufeff").splitlines()
-    assert lines[0] == (
-        "Rank,Player,Points,Round 1,Tables,Total penalty points (fewer is better),Deals won,Dropped"
-    )
-    assert len(lines) == 7
+    rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
+    assert rows[0] == [
+        "Rank",
+        "Player",
+        "Points",
+        "Round 1",
+        "Tables",
+        "Total penalty points (fewer is better)",
+        "Deals won",
+        "Dropped",
+    ]
+    assert len(rows) == 7
     # Each table's winner went out at once: 3 points (all in round 1), 0 penalty, 1 deal won,
     # tied first.
-    winners = [line.split(",") for line in lines[1:3]]
+    winners = rows[1:3]
     assert [(w[0], w[2], w[3], w[4], w[5], w[6]) for w in winners] == [
         ("1", "3", "3", "1", "0", "1")
     ] * 2
@@ -129,7 +139,7 @@ def test_the_tables_csv_carries_the_tournament_points_each_place_earned(client, 
         },
     )
     text = client.get(reverse("tournaments:results_csv", args=[running.pk])).content.decode()
-    rows = [line.split(",") for line in text.lstrip("\ufeff").splitlines()]
+    rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
     assert rows[0][4:6] == ["Place", "Points"]
     finished = [row for row in rows[1:] if row[1] == str(mine.number)]
     assert sorted((row[4], row[5]) for row in finished) == [

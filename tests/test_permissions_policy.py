@@ -1,0 +1,38 @@
+"""Every page says which powerful browser features it may use (Permissions-Policy): none of
+those the site has no use for, so that an injected script or frame cannot ask for them."""
+
+import pytest
+from django.urls import reverse
+
+pytestmark = pytest.mark.django_db
+
+DENIED = ["camera", "microphone", "geolocation", "payment", "usb", "screen-wake-lock"]
+
+
+def features(response) -> dict[str, str]:
+    """The header's features and their allow-lists: {"camera": "()", ...}."""
+    header = response.headers["Permissions-Policy"]
+    return dict(item.strip().split("=", 1) for item in header.split(","))
+
+
+@pytest.mark.parametrize("feature", DENIED)
+def test_a_page_denies_the_powerful_features(client, feature):
+    response = client.get(reverse("home"))
+    assert response.status_code == 200
+    assert features(response)[feature] == "()"
+
+
+def test_a_page_that_is_not_found_denies_them_too(client):
+    response = client.get("/no-such-page/")
+    assert response.status_code == 404
+    policy = features(response)
+    assert all(policy[feature] == "()" for feature in DENIED)
+    # Nothing at all is allowed: the site uses none of the features the header governs.
+    assert set(policy.values()) == {"()"}
+
+
+def test_a_signed_in_score_sheet_denies_them(client, alice, match):
+    client.force_login(alice)
+    response = client.get(reverse("games:match", args=[match.pk]))
+    assert response.status_code == 200
+    assert all(features(response)[feature] == "()" for feature in DENIED)
