@@ -196,6 +196,22 @@ ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 LOGIN_REDIRECT_URL = "/"
 LOGIN_URL = "account_login"
 
+# Failed logins (README, "Rate limits"). allauth counts them per client address ("ip") and per
+# "key", which our adapter makes the address and the login together (config/accounts.py), so
+# that a stranger guessing bob's password stops himself and not bob:
+# - 10 a minute from one address, whatever the accounts (allauth's default);
+# - 5 in 5 minutes from one address on one account (allauth's default per account, now per
+#   address too): at most 60 an hour from one address on one account;
+# - 1000 an hour on one account from all addresses together, a cap on guessing from many
+#   addresses at once. A stranger at one address adds at most 60 an hour to it, so locking bob
+#   out takes 17 addresses failing flat out for an hour; bob's own attempts never count once he
+#   gets his password right.
+ACCOUNT_ADAPTER = "config.accounts.AccountAdapter"
+ACCOUNT_RATE_LIMITS = {
+    "login_failed": "10/m/ip,5/5m/key",
+    "login_failed_account": "1000/h/key",
+}
+
 # Login rate limits count per client address. Behind proxies of ours every request comes from
 # the proxy, so allauth must take the client's address from what the proxies add: the n-th
 # address from the right of X-Forwarded-For, or a header one proxy sets (X-Real-IP). Set only
