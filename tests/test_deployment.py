@@ -142,7 +142,7 @@ def test_rate_limits_are_changed_from_the_environment_one_by_one():
 
 @pytest.mark.parametrize("value", ["rounds=900/h", "round=900", "round=0/h", "round=many/h"])
 def test_a_bad_rate_limit_stops_the_site_and_names_the_choices(value):
-    with pytest.raises(ImproperlyConfigured, match="is not NAME=COUNT/PERIOD .*names: match"):
+    with pytest.raises(ImproperlyConfigured, match=r"is not NAME=COUNT/PERIOD .*names: match"):
         settings_from({"DJANGO_SECRET_KEY": strong_key(), "DJANGO_RATE_LIMITS": value})
 
 
