@@ -18,6 +18,7 @@ from tests.conftest import make_match
 from tests.games.test_play import table_form_data
 from tests.games.test_play_servers import log_in, send
 from tests.games.test_views import GOOD_ROUND, new_match_data, round_data
+from tests.test_rate_limits import PROXY, behind_one_proxy  # noqa: F401  (a fixture)
 from tests.tournaments.test_views import form_data as tournament_data
 from tournaments.models import Tournament
 
@@ -31,6 +32,8 @@ CLAIMS = 20
 ROUNDS = 600
 TOURNAMENTS = 10
 
+CLIENT = "203.0.113.7"
+OTHER = "198.51.100.20"
 TRY_AGAIN = re.compile(r"Try again in (\d+) minutes?\.")
 HTMX = {"HTTP_HX_REQUEST": "true"}
 # A round that ends no one's match: alice goes out, Dan and Eve hold nines (0 in classic).
@@ -256,6 +259,19 @@ def test_previews_of_a_round_do_not_count(client, alice, match):
     response = client.post(url, round_data(match.version, *GOOD_ROUND), **HTMX)
     assert response.status_code == 200  # the six hundredth save
     assert match.rounds.count() == 1
+
+
+@pytest.mark.usefixtures("behind_one_proxy")
+def test_someone_not_signed_in_is_counted_by_the_address_the_proxy_adds(client, match):
+    # Posts of rounds need an account (each is refused, 403), but count all the same.
+    for _round in range(ROUNDS):
+        response = client.post(send_url(match), {}, REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR=CLIENT)
+        assert response.status_code == 403
+    limited = client.post(send_url(match), {}, REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR=CLIENT)
+    assert limited.status_code == 429
+    # Another client behind the same proxy is not limited.
+    other = client.post(send_url(match), {}, REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR=OTHER)
+    assert other.status_code == 403
 
 
 # --- tournaments ----------------------------------------------------------------------------
