@@ -6,7 +6,8 @@ from django.apps import AppConfig
 from django.conf import settings
 from django.core.checks import CheckMessage, Error, Tags, register
 
-# Caches that live inside one process: each worker would count failed logins on its own.
+# Caches that live inside one process: each worker would count failed logins, and the posts
+# of the rate limits on creating things (games/limits.py), on its own.
 PER_PROCESS_CACHES = {
     "django.core.cache.backends.locmem.LocMemCache",
     "django.core.cache.backends.dummy.DummyCache",
@@ -22,7 +23,8 @@ def check_shared_cache(
     return [
         Error(
             "The cache is local to each worker process, so each worker counts failed "
-            "logins on its own and the login rate limits multiply by the number of workers.",
+            "logins and new matches, tables, claims and rounds on its own, and the rate "
+            "limits multiply by the number of workers.",
             hint="Set REDIS_URL (e.g. redis://127.0.0.1:6379/0) to share one cache.",
             id="config.E001",
         )

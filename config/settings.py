@@ -1,6 +1,7 @@
 """Settings for the 101 site: one module, every deployment difference read from the environment."""
 
 import os
+import re
 import tempfile
 from pathlib import Path
 
@@ -31,6 +32,20 @@ def env_int(name: str, default: str) -> int:
 
 def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def env_rates(name: str, rates: dict[str, str]) -> dict[str, str]:
+    """`rates` with those the variable names changed: NAME=COUNT/PERIOD, comma-separated."""
+    rates = dict(rates)
+    for item in env_list(name, ""):
+        group, _sep, rate = (part.strip() for part in item.partition("="))
+        if group not in rates or not re.fullmatch(r"[1-9]\d*/\d*[smhd]", rate):
+            raise ImproperlyConfigured(
+                f"{name}: {item!r} is not NAME=COUNT/PERIOD (e.g. round=600/h; names: "
+                f"{', '.join(rates)}; periods: s, m, h, d, or e.g. 10m)"
+            )
+        rates[group] = rate
+    return rates
 
 
 # Each variable is the setting's name after DJANGO_ (allauth's keep their ALLAUTH_ prefix;
@@ -91,6 +106,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "django_htmx",
+    "django_ratelimit",
     "allauth",
     "allauth.account",
     "config",
@@ -115,6 +131,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # Answers a view over its rate limit (games/limits.py) with RATELIMIT_VIEW.
+    "django_ratelimit.middleware.RatelimitMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -179,6 +197,14 @@ if os.environ.get("REDIS_URL"):
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
+# django-ratelimit's own check of the cache knows django-redis's backend, not Django's, which
+# counts just as atomically (Redis INCR): its warning is silenced for Django's. The local-memory
+# cache is right for one development process; check --deploy refuses it (config.E001).
+if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
+    SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
+else:
+    SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -195,10 +221,26 @@ ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "optional"
 ACCOUNT_USERNAME_VALIDATORS = "games.validators.USERNAME_VALIDATORS"
-ACCOUNT_ADAPTER = "games.accounts.AccountAdapter"
+# Usernames are kept as names are, and failed logins counted per address and account
+# (config/accounts.py).
+ACCOUNT_ADAPTER = "config.accounts.AccountAdapter"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 LOGIN_REDIRECT_URL = "/"
 LOGIN_URL = "account_login"
+
+# Failed logins (README, "Rate limits"). allauth counts them per client address ("ip") and per
+# "key", which our adapter makes the address and the login together (config/accounts.py), so
+# that a stranger guessing bob's password stops himself and not bob:
+# - 10 a minute from one address, whatever the accounts (allauth's default);
+# - 5 in 5 minutes from one address on one account (allauth's default per account, now per
+#   address too): at most 60 an hour from one address on one account;
+# - 1000 an hour on one account from all addresses together, a cap on guessing from many
+#   addresses at once. A stranger at one address adds at most 60 an hour to it, so locking bob
+#   out takes 17 addresses failing flat out for an hour. A successful login never counts.
+ACCOUNT_RATE_LIMITS = {
+    "login_failed": "10/m/ip,5/5m/key",
+    "login_failed_account": "1000/h/key",
+}
 
 # Login rate limits count per client address. Behind proxies of ours every request comes from
 # the proxy, so allauth must take the client's address from what the proxies add: the n-th
@@ -210,6 +252,25 @@ if "ALLAUTH_TRUSTED_PROXY_COUNT" in os.environ:
         raise ImproperlyConfigured("ALLAUTH_TRUSTED_PROXY_COUNT must be 0 or more")
 if os.environ.get("ALLAUTH_TRUSTED_CLIENT_IP_HEADER"):
     ALLAUTH_TRUSTED_CLIENT_IP_HEADER = os.environ["ALLAUTH_TRUSTED_CLIENT_IP_HEADER"]
+
+# Rate limits on creating things (games/limits.py, django-ratelimit): posts per account (per
+# client address, found as allauth finds it, for someone not signed in) in fixed windows,
+# counted in the shared cache so that every app server counts together. Each is far above what
+# a real evening needs (README, "Rate limits"); DJANGO_RATE_LIMITS changes any of them, e.g.
+# DJANGO_RATE_LIMITS="round=900/h,match=60/h".
+RATE_LIMITS = env_rates(
+    "DJANGO_RATE_LIMITS",
+    {
+        "match": "30/h",  # score sheets started (new match, rematch)
+        "table": "30/h",  # played tables opened (new table, rematch)
+        "join": "60/h",  # seats taken at played tables
+        "claim": "20/h",  # claims of guest profiles (asked, or linked to an account)
+        "round": "600/h",  # rounds saved on score sheets, from the form or a phone's outbox
+        "tournament": "10/h",  # tournaments created
+    },
+)
+RATELIMIT_VIEW = "config.views.rate_limited"
+RATELIMIT_IP_META_KEY = "games.limits.client_address"
 
 # E-mail goes to the console unless an SMTP server is configured (Django 6.1 MAILERS).
 if os.environ.get("DJANGO_EMAIL_HOST"):

@@ -22,3 +22,5 @@ urlpatterns = [
 ]
 
 handler403 = "config.views.forbidden"
+# allauth answers its own rate limits (signing up, resetting a password...) with this one.
+handler429 = "config.views.rate_limited"

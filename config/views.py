@@ -1,11 +1,15 @@
 """Pages of the whole site, drawing on several apps: the home page, and what a visitor sees
-when they may not do something."""
+when they may not do something, or not so often."""
+
+import math
 
 from django.contrib.auth.views import redirect_to_login
 from django.db.models import Count
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from games import owners
 from games.models import Match
@@ -46,3 +50,53 @@ def _referring_path(request: HttpRequest) -> str:
     ):
         return referer
     return "/"
+
+
+# What a post over its rate limit did not do, by the group of games/limits.py.
+NOT_DONE = {
+    "match": gettext_lazy(
+        "You have started too many matches in a short time: this one was not started."
+    ),
+    "table": gettext_lazy(
+        "You have opened too many tables in a short time: this one was not opened."
+    ),
+    "join": gettext_lazy("You have taken too many seats in a short time: this one was not taken."),
+    "claim": gettext_lazy("You have sent too many claims in a short time: this one was not sent."),
+    "round": gettext_lazy(
+        "You have saved too many rounds in a short time: this one was not saved."
+    ),
+    "tournament": gettext_lazy(
+        "You have created too many tournaments in a short time: this one was not created."
+    ),
+}
+
+
+def rate_limited(request: HttpRequest, exception=None) -> HttpResponse:
+    """A 429: what was not done and when to try again (settings.RATELIMIT_VIEW for the limits
+    of games/limits.py, handler429 for allauth's, which say no more than that it was too many).
+
+    In JSON for a phone's outbox (static/js/outbox.js), which keeps the round and sends it
+    again later. For htmx, a notice put at the top of the page, whose form keeps what was typed
+    (base.html lets htmx take a 429)."""
+    group = getattr(exception, "group", None)
+    seconds = getattr(exception, "seconds", None)
+    what = str(NOT_DONE.get(group, _("Too many requests in a short time.")))
+    if seconds is None:
+        when = _("Try again in a few minutes.")
+    else:
+        seconds = max(seconds, 1)
+        minutes = math.ceil(seconds / 60)
+        when = ngettext(
+            "Try again in %(minutes)s minute.", "Try again in %(minutes)s minutes.", minutes
+        ) % {"minutes": minutes}
+    if request.get_preferred_type(["text/html", "application/json"]) == "application/json":
+        response = JsonResponse({"error": f"{what} {when}", "retry_after": seconds}, status=429)
+    elif request.headers.get("HX-Request"):
+        response = render(request, "429.html#notice", {"what": what, "when": when}, status=429)
+        response["HX-Retarget"] = "#main"
+        response["HX-Reswap"] = "afterbegin show:top"
+    else:
+        response = render(request, "429.html", {"what": what, "when": when}, status=429)
+    if seconds is not None:
+        response["Retry-After"] = str(seconds)
+    return response

@@ -16,6 +16,7 @@ from games import play
 from games.engine import IllegalMove, Move
 from games.forms import PlayTableForm
 from games.labels import card_name, card_notation, rules_message, rules_summary
+from games.limits import limit
 from games.models import PlaySeat, PlayTable
 from games.rules import RulesError, parse_card
 
@@ -54,6 +55,7 @@ def _rows(tables) -> list[tuple[PlayTable, list[PlaySeat]]]:
 
 @login_required
 @vary_on_headers("HX-Request")
+@limit("table")
 def table_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = PlayTableForm(request.POST, preset=request.POST.get("preset"))
@@ -87,6 +89,7 @@ def join_link(request: HttpRequest, invite: str) -> HttpResponse:
 
 @login_required
 @require_POST
+@limit("join")
 def join(request: HttpRequest, pk: int) -> HttpResponse:
     table = _get_table(pk)
     try:
@@ -315,6 +318,7 @@ def next_round(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@limit("table")
 def rematch(request: HttpRequest, pk: int) -> HttpResponse:
     table = _get_table(pk)
     try:

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 
 from games import extensions, notices, players
 from games.http import local_path
+from games.limits import limit
 from games.models import Claim, Player
 from games.services import NotAllowed
 from games.validators import MAX_ID
@@ -77,6 +78,7 @@ def claims(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
+@limit("claim")
 def ask(request: HttpRequest, guest: int) -> HttpResponse:
     player = _player(guest)
     try:
@@ -100,6 +102,7 @@ def ask(request: HttpRequest, guest: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@limit("claim")
 def link(request: HttpRequest, guest: int) -> HttpResponse:
     player = _player(guest)
     try:

@@ -22,6 +22,7 @@ from games.engine.game import MOVE_LIMIT
 from games.forms import MatchFilterForm, NewMatchForm, RoundForm, initial_from_entries
 from games.http import unchanged
 from games.labels import outcome_label, rules_message
+from games.limits import limit
 from games.models import Claim, Entry, Match, NameKey, Player, Round, Seat
 from games.names import sort_key
 from games.rules import RulesError
@@ -93,6 +94,7 @@ def match_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @vary_on_headers("HX-Request")
+@limit("match")
 def new_match(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = NewMatchForm(request.POST, preset=request.POST.get("preset"))
@@ -295,7 +297,13 @@ def _save_round(request: HttpRequest, match: Match, form: RoundForm, names, save
     return None, True
 
 
+def _saving(request: HttpRequest) -> bool:
+    """A post of the round form that saves; its live preview (action=preview) saves nothing."""
+    return request.POST.get("action") != "preview"
+
+
 @require_POST
+@limit("round", counts=_saving)
 def round_new(request: HttpRequest, pk: int) -> HttpResponse:
     match = _get_match_for_edit(request, pk)
     sheet = Sheet(match)
@@ -514,6 +522,7 @@ def set_rated(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
+@limit("match")
 def rematch(request: HttpRequest, pk: int) -> HttpResponse:
     match = _get_match_for_edit(request, pk)
     try:
@@ -605,6 +614,7 @@ def match_delete(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
+@limit("round")
 def round_send(request: HttpRequest, pk: int) -> JsonResponse:
     """A round entered while the phone had no network, sent when it is back: the same fields
     as the round form, answered in JSON for the sheet's outbox (static/js/outbox.js).

@@ -20,6 +20,14 @@ def _fast_password_hasher(settings):
 
 
 @pytest.fixture(autouse=True)
+def _generous_rate_limits(request, settings):
+    # Tests start far more matches, tables and rounds than a person could in an hour; the
+    # tests of the limits themselves (marked real_rate_limits) run with the site's own.
+    if request.node.get_closest_marker("real_rate_limits") is None:
+        settings.RATE_LIMITS = {group: "1000000/h" for group in settings.RATE_LIMITS}
+
+
+@pytest.fixture(autouse=True)
 def _default_language():
     # A request in Russian leaves Russian active in its thread (LocaleMiddleware activates
     # it and nothing deactivates it): each test starts in the site's default language.

@@ -127,6 +127,39 @@ def test_a_bad_trusted_proxy_count_stops_the_site(value):
         settings_from({"DJANGO_SECRET_KEY": strong_key(), "ALLAUTH_TRUSTED_PROXY_COUNT": value})
 
 
+# --- rate limits on creating things ---------------------------------------------------------
+
+
+def test_rate_limits_are_changed_from_the_environment_one_by_one():
+    environment = {
+        "DJANGO_SECRET_KEY": strong_key(),
+        "DJANGO_RATE_LIMITS": "round=900/h, match=5/10m",
+    }
+    changed = settings_from(environment)["RATE_LIMITS"]
+    default = settings_from({"DJANGO_SECRET_KEY": strong_key()})["RATE_LIMITS"]
+    assert changed == default | {"round": "900/h", "match": "5/10m"}
+
+
+@pytest.mark.parametrize("value", ["rounds=900/h", "round=900", "round=0/h", "round=many/h"])
+def test_a_bad_rate_limit_stops_the_site_and_names_the_choices(value):
+    with pytest.raises(ImproperlyConfigured, match=r"is not NAME=COUNT/PERIOD .*names: match"):
+        settings_from({"DJANGO_SECRET_KEY": strong_key(), "DJANGO_RATE_LIMITS": value})
+
+
+def test_the_system_checks_pass_in_development_on_the_local_memory_cache():
+    # `make check` (CI): django-ratelimit refuses a cache of one process, which development
+    # uses and check --deploy refuses in production (below).
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env={"PATH": os.environ["PATH"], "DJANGO_DEBUG": "1"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
 # --- check --deploy -----------------------------------------------------------------------
 
 

@@ -1,20 +1,28 @@
-"""Login rate limits as deployed: per client behind a proxy, shared by the workers through
-Redis, and in front of the admin too."""
+"""Login rate limits as deployed: per client behind a proxy, per client and account together
+(a stranger cannot lock anyone out), shared by the workers through Redis, and in front of the
+admin too."""
 
 import re
 from urllib.parse import urlencode
 
+import allauth.core.internal.ratelimit
 import pytest
+from django.test import Client
 from django.urls import reverse
 
+from tests.clock import Clock
 from tests.servers import HOST, Worker
 from tests.test_deployment import settings_from, strong_key
 
 PROXY = "10.0.0.1"
 WRONG = "The username and/or password you specified are not correct."
 LIMITED = "Too many failed login attempts. Try again later."
-# allauth's default: 10 failed logins a minute from one address.
+# settings.ACCOUNT_RATE_LIMITS: 10 failed logins a minute from one address, 5 in 5 minutes
+# from one address on one account.
 FAILURES_PER_ADDRESS = 10
+FAILURES_PER_ADDRESS_AND_ACCOUNT = 5
+STRANGER = "203.0.113.66"
+BOBS_HOME = "198.51.100.7"
 
 
 def log_in(client, login: str, password: str, client_address: str):
@@ -70,6 +78,74 @@ def test_without_the_proxy_count_everyone_behind_the_proxy_shares_one_limit(
         log_in(client, "bob", "guess", "203.0.113.7")
     response = log_in(client, "alice", "alice-password", "198.51.100.20")
     assert LIMITED in response.content.decode()
+
+
+# --- a stranger on bob's account ----------------------------------------------------------
+
+
+@pytest.fixture
+def clock(monkeypatch) -> Clock:
+    """allauth's clock in its rate limits, moved by the test."""
+    clock = Clock()
+    monkeypatch.setattr(allauth.core.internal.ratelimit, "time", clock)
+    return clock
+
+
+@pytest.mark.django_db
+def test_a_stranger_guessing_bobs_password_stops_himself_not_bob(client, bob, behind_one_proxy):
+    for _attempt in range(FAILURES_PER_ADDRESS_AND_ACCOUNT):
+        assert WRONG in log_in(client, "bob", "guess", STRANGER).content.decode()
+    # The stranger is stopped: even the right password is not checked from his address now...
+    assert LIMITED in log_in(client, "bob", "guess", STRANGER).content.decode()
+    assert LIMITED in log_in(client, "bob", "bob-password", STRANGER).content.decode()
+
+    # ...and bob, at home, logs in.
+    bobs_phone = Client()
+    assert log_in(bobs_phone, "bob", "bob-password", BOBS_HOME).status_code == 302
+    assert bobs_phone.get(reverse("games:new_match")).status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_stranger_failing_flat_out_for_an_hour_does_not_lock_bob_out(
+    client, bob, behind_one_proxy, clock
+):
+    start = clock.now
+    for five_minutes in range(12):
+        # As many wrong passwords as the limits let through, then one more, every 5 minutes.
+        for attempt in range(FAILURES_PER_ADDRESS_AND_ACCOUNT + 1):
+            clock.now = start + five_minutes * 300 + attempt
+            answer = log_in(client, "bob", "guess", STRANGER).content.decode()
+            assert (WRONG if attempt < FAILURES_PER_ADDRESS_AND_ACCOUNT else LIMITED) in answer
+
+    clock.now = start + 3599
+    assert log_in(Client(), "bob", "bob-password", BOBS_HOME).status_code == 302
+
+
+@pytest.mark.django_db
+def test_guessing_from_many_addresses_is_capped_per_account(
+    client, bob, carol, behind_one_proxy, settings
+):
+    # Lowered from 1000 an hour, so that four addresses reach it.
+    settings.ACCOUNT_RATE_LIMITS = settings.ACCOUNT_RATE_LIMITS | {
+        "login_failed_account": "20/h/key"
+    }
+    for address in range(4):
+        for _attempt in range(FAILURES_PER_ADDRESS_AND_ACCOUNT):
+            answer = log_in(client, "bob", "guess", f"192.0.2.{address}").content.decode()
+            assert WRONG in answer
+    assert LIMITED in log_in(client, "bob", "guess", "192.0.2.99").content.decode()
+    # Another account is not touched.
+    assert log_in(Client(), "carol", "carol-password", "192.0.2.99").status_code == 302
+
+
+@pytest.mark.django_db
+def test_failed_logins_on_other_accounts_from_bobs_address_do_not_stop_bob(
+    client, bob, behind_one_proxy
+):
+    # Under the limit per address: bob's own typos on other names do not count against bob.
+    for attempt in range(FAILURES_PER_ADDRESS - 2):
+        log_in(client, f"nobody{attempt}", "guess", BOBS_HOME)
+    assert log_in(client, "bob", "bob-password", BOBS_HOME).status_code == 302
 
 
 # --- the admin ----------------------------------------------------------------------------

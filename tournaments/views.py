@@ -20,6 +20,7 @@ from django.views.decorators.vary import vary_on_headers
 from games.exports import csv_response
 from games.http import local_path, unchanged
 from games.labels import changed_options, rules_summary
+from games.limits import limit
 from games.models import NameKey, Seat
 from games.names import sort_key
 from games.validators import name_problem, parse_id
@@ -340,6 +341,7 @@ def _number(value) -> str:
 
 @login_required
 @vary_on_headers("HX-Request")
+@limit("tournament")
 def tournament_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = TournamentForm(request.POST, preset=request.POST.get("preset"))

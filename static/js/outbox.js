@@ -4,7 +4,9 @@
 // games:round_send. Each names the version of the sheet it was made on: the first, the
 // version of the page; a later one, the version the round before it produced once accepted.
 // A sheet that has moved on refuses the round and says why; the round stays here until it is
-// put back in the form or discarded. Nothing is ever fitted onto a changed sheet.
+// put back in the form or discarded. Nothing is ever fitted onto a changed sheet. A round
+// refused for being one too many in a short time (429, config.views.rate_limited) is not
+// refused for good: it waits here and is sent again once the site says it may be.
 // The service worker (templates/games/sw.js) keeps a copy of the sheet so that it opens
 // offline; this script refreshes that copy after every save.
 (function () {
@@ -14,6 +16,7 @@
   const ASSETS = "101-assets";
   const RETRY_MS = 20000;
   let sending = false;
+  let limitedUntil = 0; // after a 429: nothing is sent before then
   let lastStatus = ""; // said again when the sheet is swapped for a fresh one
 
   function outbox() {
@@ -226,10 +229,11 @@
   }
 
   async function send(box) {
-    if (sending || !navigator.onLine || !load(box).length) return;
+    if (sending || !navigator.onLine || !load(box).length || Date.now() < limitedUntil) return;
     sending = true;
     const sent = [];
     let refused = false;
+    let limited = "";
     try {
       let items = load(box);
       while (items.length && !items[0].problem) {
@@ -245,7 +249,7 @@
           response = await fetch(box.dataset.send, {
             method: "POST",
             body: data,
-            headers: { "X-CSRFToken": csrfToken() },
+            headers: { "X-CSRFToken": csrfToken(), Accept: "application/json" },
             credentials: "same-origin",
           });
         } catch {
@@ -253,6 +257,13 @@
         }
         const json = (response.headers.get("Content-Type") || "").includes("json");
         const answer = json ? await response.json() : null;
+        if (response.status === 429) {
+          // Too many in a short time: this round and those after it wait, and go later.
+          const seconds = (answer && answer.retry_after) || 60;
+          limitedUntil = Date.now() + seconds * 1000;
+          limited = say("later", { reason: (answer && answer.error) || "" }).trim();
+          break;
+        }
         items = load(box);
         if (!items.length || items[0].id !== item.id) break; // changed meanwhile
         if (response.ok && answer) {
@@ -273,7 +284,9 @@
     } finally {
       sending = false;
     }
-    if (sent.length) status(box, say("sent", { rounds: sent.join(", ") }));
+    const done = sent.length ? say("sent", { rounds: sent.join(", ") }) : "";
+    if (limited) status(box, `${done} ${limited}`.trim());
+    else if (done) status(box, done);
     else if (!refused && document.getElementById("outbox-status") && load(box).length) {
       status(box, say("queued", { number: load(box)[0].number }));
     }
