@@ -23,7 +23,6 @@ enters a tournament, or becomes a director) needs no version to move: their key 
 from __future__ import annotations
 
 import hashlib
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -32,6 +31,7 @@ from django.core.cache import cache
 from django.db.models import Q
 from django.utils.translation import gettext
 
+from games import versions
 from games.names import bot_name
 
 NAMES_VERSION_KEY = "games:names-version"
@@ -160,15 +160,11 @@ class AudienceMiddleware:
 def names_version() -> str:
     """A version of what every player shows of their name (it moves when one hides or shows
     it, or a guest is merged); cached pages that list names key on it."""
-    version = cache.get(NAMES_VERSION_KEY)
-    if version is None:
-        cache.add(NAMES_VERSION_KEY, uuid.uuid4().hex[:12], None)
-        version = cache.get(NAMES_VERSION_KEY)
-    return version
+    return versions.current(NAMES_VERSION_KEY)
 
 
 def names_changed() -> None:
-    cache.set(NAMES_VERSION_KEY, uuid.uuid4().hex[:12], None)
+    versions.move(NAMES_VERSION_KEY)
 
 
 def cache_key() -> str:

@@ -5,22 +5,18 @@ director of a tournament makes someone a judge without touching a claim)."""
 
 from __future__ import annotations
 
-import uuid
-
 from django.core.cache import cache
 from django.db import transaction
 from django.utils.functional import SimpleLazyObject
+
+from games import versions
 
 CLAIMS_VERSION_KEY = "games:claims-version"
 COUNT_SECONDS = 60
 
 
 def claims_version() -> str:
-    version = cache.get(CLAIMS_VERSION_KEY)
-    if version is None:
-        cache.add(CLAIMS_VERSION_KEY, uuid.uuid4().hex[:12], None)
-        version = cache.get(CLAIMS_VERSION_KEY)
-    return version
+    return versions.current(CLAIMS_VERSION_KEY)
 
 
 def claims_changed() -> None:
@@ -32,7 +28,7 @@ def claims_changed() -> None:
 
 
 def _new_version() -> None:
-    cache.set(CLAIMS_VERSION_KEY, uuid.uuid4().hex[:12], None)
+    versions.move(CLAIMS_VERSION_KEY)
 
 
 def waiting_count(user) -> int:
