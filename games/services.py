@@ -100,11 +100,14 @@ def players_for_names(names: Sequence[str], *, added_by) -> list[Player]:
     guests may share a name only as two different people at different tables, never at one.
     """
     players: list[Player] = []
-    for name in map(normalize_name, names):
-        account = Player.objects.filter(user__username__iexact=name).select_related("user").first()
-        players.append(
-            _seated(account, added_by, players) if account else _guest(name, added_by, players)
-        )
+    with transaction.atomic():  # a guest and the link asking its account, together
+        for name in map(normalize_name, names):
+            account = (
+                Player.objects.filter(user__username__iexact=name).select_related("user").first()
+            )
+            players.append(
+                _seated(account, added_by, players) if account else _guest(name, added_by, players)
+            )
     return players
 
 
