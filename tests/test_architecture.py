@@ -35,10 +35,10 @@ def django_modules(modules: list[str]) -> list[str]:
 @pytest.mark.parametrize(
     "module",
     [
-        "games.rules",
-        "games.engine",
-        "games.bots",
-        "games.bots.arena",
+        "cards101.rules",
+        "cards101.engine",
+        "cards101.bots",
+        "cards101.bots.arena",
         "tournaments.seating",
         "stats.ratings",
     ],
