@@ -228,7 +228,7 @@ def rules(request: HttpRequest) -> HttpResponse:
             for suit in SUITS
         ],
     }
-    return render(request, "cards101/rules.html", context)
+    return render(request, "games/rules.html", context)
 
 
 @vary_on_headers("HX-Request")

@@ -1,6 +1,7 @@
 """A game of 101 in play: the deal, turns, special cards, covering, and rounds until the match ends.
 
-RULES.md is the spec. Where it is silent, this is our reading (tests/cards101/engine/ checks each):
+docs/rules.md is the spec. Where it is silent, this is our reading (tests/cards101/engine/ checks
+each):
 
 - Dealer and leader. The first dealer is drawn at random and the deal rotates clockwise over
   the seats still in the match; cards go one at a time, starting left of the dealer. The
