@@ -33,6 +33,7 @@ test: $(VENV)/.installed
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-logo
 
 # The system checks, and no model change without its migration.
 check: $(VENV)/.installed

@@ -1,7 +1,7 @@
 """The bots: how much stronger each is than the one below it, and how long the expert thinks.
 
 1. `greedy` against `random`, 2-player `aaow`: whole matches as `manage.py simulate` plays
-   them (games.bots.arena, seats rotating from match to match). Target: greedy wins at
+   them (cards101.bots.arena, seats rotating from match to match). Target: greedy wins at
    least 80% of the matches.
 2. `expert` at its default budget against `greedy`, the same way. Target: the expert wins at
    least 60% of the matches.
@@ -19,9 +19,9 @@ import statistics
 import time
 
 from bench.common import Check, Options, Section, log, markdown_table, ms
-from games.bots import expert
-from games.bots.arena import Tally, play_match
-from games.rules import PRESETS
+from cards101.bots import expert
+from cards101.bots.arena import Tally, play_match
+from cards101.rules import PRESETS
 
 NAME = "bots"
 TITLE = "Bots: win rates and the expert's time per move"

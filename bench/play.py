@@ -75,8 +75,8 @@ def run(options: Options) -> Section:
 def _make_table():
     from django.contrib.auth import get_user_model
 
+    from cards101.rules import PRESETS
     from games import play
-    from games.rules import PRESETS
 
     user = get_user_model().objects.create_user("bench-player", password="bench-password")
     table = play.create_table(
@@ -104,8 +104,8 @@ def _my_turn(table) -> None:
     the person's turn in a round being played (a new round dealt when one ends)."""
     from django.utils import timezone
 
+    from cards101.engine import Game
     from games import play
-    from games.engine import Game
     from games.models import PlayTable
 
     for _ in range(500):
@@ -136,7 +136,7 @@ def _poll_throughput(table, session: str, options: Options) -> dict[str, float]:
 def _move_times(user, table, session: str) -> list[float]:
     from django.conf import settings
 
-    from games.engine import Game
+    from cards101.engine import Game
 
     cookie_name = settings.SESSION_COOKIE_NAME
     times = []

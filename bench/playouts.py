@@ -1,6 +1,6 @@
 """Random playouts of the game engine, next to OpenSpiel's `crazy_eights` in the same run.
 
-1. Whole matches of random-vs-random play (`games.engine`: `Game.new`, `legal_moves`,
+1. Whole matches of random-vs-random play (`cards101.engine`: `Game.new`, `legal_moves`,
    `random.choice`, `play`, `next_round`, every round scored as it ends) for each
    preset with 2, 3 and 4 players: moves, rounds and matches per second.
 2. OpenSpiel's `crazy_eights` (PyPI `open-spiel`, requirements-bench.txt) played at random
@@ -19,9 +19,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bench.common import Check, Options, Section, log, markdown_table, verdict
-from games.engine import Game
-from games.rules import PRESETS, score_match
-from games.rules.scoring import played_round_scorer
+from cards101.engine import Game
+from cards101.rules import PRESETS, score_match
+from cards101.rules.scoring import played_round_scorer
 
 NAME = "playouts"
 TITLE = "Random playouts of the game engine, next to OpenSpiel's `crazy_eights`"

@@ -17,7 +17,7 @@ from bench.common import (
     time_calls,
     us,
 )
-from games.rules import PRESETS, score_match
+from cards101.rules import PRESETS, score_match
 
 NAME = "scoring"
 TITLE = "Scoring a 200-round match (`score_match`)"
@@ -53,7 +53,7 @@ def run(options: Options) -> Section:
         [[timings.runs, ms(timings.median), ms(timings.best), ms(timings.worst), us(per_round)]],
     )
     markdown = f"""\
-`games.rules.score_match(PRESETS["classic"], players, rounds)` with 4 players and 200 rounds,
+`cards101.rules.score_match(PRESETS["classic"], players, rounds)` with 4 players and 200 rounds,
 called in-process N = {timings.runs} times after {WARMUP} untimed warm-up calls
 (`time.perf_counter` around each call, garbage collector on). The rounds come from
 `bench.common.classic_rounds`: each round one player goes out with a Queen (−20) and the

@@ -98,9 +98,9 @@ def _make_matches() -> tuple[object, dict[int, int]]:
     each entered round by round through games.services as the site does."""
     from django.contrib.auth import get_user_model
 
+    from cards101.rules import PRESETS
     from games import services
     from games.models import Player
-    from games.rules import PRESETS
 
     user = get_user_model().objects.create_user("bench")  # gets its Player by a signal
     players = [Player.objects.get(user=user)] + [

@@ -136,7 +136,7 @@ rendering.
 def _tournament(players: int, rounds: int, planned: int | None = None) -> tuple[int, object]:
     from django.contrib.auth import get_user_model
 
-    from games.rules import PRESETS
+    from cards101.rules import PRESETS
     from tournaments import services
     from tournaments.standings import DEFAULT_POINTS
 

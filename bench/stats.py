@@ -130,8 +130,8 @@ def _history(count: int, *, start: int, profiled, seats: int | None = None):
     from django.db import transaction
     from django.utils import timezone
 
+    from cards101.rules import PRESETS
     from games.models import Entry, Match, Player, Round, Seat
-    from games.rules import PRESETS
 
     user, _ = get_user_model().objects.get_or_create(username="bench-stats")
     people = list(Player.objects.filter(name__startswith="Bench person").order_by("pk"))

@@ -8,6 +8,7 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from cards101.rules import PRESETS, RulesError, Variant, parse_cards, score_match
 from games.labels import (
     CHOICE_LABELS,
     OPTION_LABELS,
@@ -19,7 +20,6 @@ from games.labels import (
 )
 from games.models import Entry, Match, Seat
 from games.names import same_name_key
-from games.rules import PRESETS, RulesError, Variant, parse_cards, score_match
 from games.validators import clean_name, name_problem, normalize_name, validate_text
 
 MAX_PLAYERS = 4

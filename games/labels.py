@@ -7,9 +7,9 @@ from collections.abc import Hashable, Mapping
 from django.utils.translation import get_language, gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from games.rules import PRESETS, RulesError, Variant, format_card, parse_cards
-from games.rules.cards import Card
-from games.rules.errors import PLAYER_LIST_PARAMS, PLAYER_PARAMS
+from cards101.rules import PRESETS, RulesError, Variant, format_card, parse_cards
+from cards101.rules.cards import Card
+from cards101.rules.errors import PLAYER_LIST_PARAMS, PLAYER_PARAMS
 
 PRESET_LABELS = {
     "classic": _("Classic"),

@@ -8,10 +8,10 @@ from django.db.models import Prefetch, Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from cards101.rules import Variant
 from games import audience, owners
 from games.labels import PRESET_LABELS
 from games.names import THEN, YO, bot_names_like, search_fold
-from games.rules import Variant
 
 
 class NameKey(models.Func):

@@ -1,7 +1,7 @@
 """The services of tables played on the site: seat people and bots, apply each move under the
 table's lock, let the server move for bots and absent players, store every finished round.
 
-The game itself is `games.engine`; its state lives in `PlayTable.state` and nowhere else, so
+The game itself is `cards101.engine`; its state lives in `PlayTable.state` and nowhere else, so
 any server process can serve any table. Locks: the table's row, then its match's row.
 """
 
@@ -16,14 +16,14 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from cards101.bots import make_bot
+from cards101.engine import Game, IllegalMove, Move
+from cards101.rules import Variant
 from games import services
-from games.bots import make_bot
-from games.engine import Game, IllegalMove, Move
 from games.labels import rules_message
 from games.models import Match, Player, PlaySeat, PlayTable
 from games.names import stored_bot_name
 from games.players import own_player
-from games.rules import Variant
 
 # A seat when a table is created: "me", "open" (someone with the link), or a bot's name.
 ME, OPEN = "me", "open"

@@ -12,13 +12,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 
+from cards101.engine import IllegalMove, Move
+from cards101.rules import RulesError, parse_card
 from games import play
-from games.engine import IllegalMove, Move
 from games.forms import PlayTableForm
 from games.labels import card_name, card_notation, rules_message, rules_summary
 from games.limits import limit
 from games.models import PlaySeat, PlayTable
-from games.rules import RulesError, parse_card
 
 
 def _get_table(pk: int) -> PlayTable:

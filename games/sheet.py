@@ -9,10 +9,10 @@ from functools import cached_property
 from django.template.loader import render_to_string
 from django.utils.translation import get_language
 
+from cards101.rules import Variant, deck
 from games import owners
 from games.labels import card_name, card_notation, changed_options, rules_summary
 from games.models import Correction, Entry, Match, Seat
-from games.rules import Variant, deck
 
 
 @dataclass(frozen=True, slots=True)

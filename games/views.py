@@ -17,16 +17,16 @@ from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRefresh
 
+from cards101.engine.game import MOVE_LIMIT
+from cards101.rules import RulesError
+from cards101.rules.cards import RANKS, RUSSIAN_RANKS, SUIT_SYMBOLS, SUITS
 from games import audience, extensions, labels, owners, services
-from games.engine.game import MOVE_LIMIT
 from games.forms import MatchFilterForm, NewMatchForm, RoundForm, initial_from_entries
 from games.http import unchanged
 from games.labels import outcome_label, rules_message
 from games.limits import limit
 from games.models import Claim, Entry, Match, NameKey, Player, Round, Seat
 from games.names import sort_key
-from games.rules import RulesError
-from games.rules.cards import RANKS, RUSSIAN_RANKS, SUIT_SYMBOLS, SUITS
 from games.sheet import Sheet, card_grid
 from games.validators import name_problem
 

@@ -7,8 +7,8 @@ from django.core.cache import cache
 from django.db import connection
 from django.utils import translation
 
+from cards101.rules import PRESETS
 from games import services
-from games.rules import PRESETS
 
 # Real app servers (gunicorn on the test database) for the tests that need two of them.
 pytest_plugins = ["tests.servers"]

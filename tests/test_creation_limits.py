@@ -10,9 +10,9 @@ import django_ratelimit.core
 import pytest
 from django.urls import reverse
 
+from cards101.rules import PRESETS
 from games import play
 from games.models import Claim, Match, Player, PlayTable
-from games.rules import PRESETS
 from tests.clock import Clock
 from tests.conftest import make_match
 from tests.games.test_play import table_form_data

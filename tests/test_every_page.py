@@ -359,7 +359,7 @@ def test_every_page_answers_in_the_language_asked_for(world, english, counts, ro
 
 def test_the_walk_knows_the_states_people_meet(world):
     """The world the walk visits holds what the issue lists, so that a page's hard case is met."""
-    from games.engine import Game
+    from cards101.engine import Game
 
     assert Game.from_json(world.tables["turned_up_queen"].state).opening_queen
     assert Game.from_json(world.tables["round_over"].state).round_over

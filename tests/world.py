@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from cards101.engine import Game
+from cards101.rules import PRESETS
 from games import play, players, services
-from games.engine import Game
 from games.models import Claim, Match, Player, PlayTable
-from games.rules import PRESETS
 from tests.conftest import counts_tables_of, make_match, play_out, record
 from tournaments import services as tournaments
 from tournaments.models import Tournament

@@ -9,9 +9,9 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext, pgettext_lazy
 
+from cards101.rules import Variant
 from games.labels import PRESET_LABELS
 from games.models import Match, NameKey, Player
-from games.rules import Variant
 
 # Tie-breaks, in the order a director may list them.
 TIE_BREAKS = {

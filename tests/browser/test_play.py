@@ -11,9 +11,9 @@ from django.conf import settings as django_settings
 from django.test import Client
 from playwright.sync_api import Page, expect
 
+from cards101.engine import Game
+from cards101.rules import PRESETS
 from games import play
-from games.engine import Game
-from games.rules import PRESETS
 from tests.browser.conftest import in_both_languages, in_russian, new_context
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -2,9 +2,9 @@
 
 import pytest
 
+from cards101.rules import PRESETS
 from games import services
 from games.models import Correction, Match, Player
-from games.rules import PRESETS
 from tests.conftest import at_once, by_seat, change, delete, make_match, record, round_at
 
 pytestmark = pytest.mark.django_db
@@ -40,7 +40,7 @@ def test_two_guests_called_max_play_one_match_kept_apart_by_seat(alice):
 
 
 def test_two_guests_called_max_get_a_rules_error_by_their_seat(alice):
-    from games.rules import RulesError
+    from cards101.rules import RulesError
 
     maxes = [Player.objects.create(name="Max", added_by=alice) for _ in range(2)]
     match = services.create_match(

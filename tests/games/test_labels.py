@@ -2,8 +2,8 @@
 
 from django.utils import translation
 
+from cards101.rules import PRESETS, RulesError, parse_cards, score_match
 from games.labels import rules_message
-from games.rules import PRESETS, RulesError, parse_cards, score_match
 
 CLASSIC = PRESETS["classic"]
 

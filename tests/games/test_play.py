@@ -13,11 +13,11 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from cards101.engine import Game, Move
+from cards101.rules import PRESETS, parse_card
 from games import play
-from games.engine import Game, Move
 from games.labels import card_name, card_notation
 from games.models import Match, PlayMove, PlayTable
-from games.rules import PRESETS, parse_card
 from tests.conftest import at_once, rules_form_data
 
 pytestmark = pytest.mark.django_db
@@ -91,7 +91,7 @@ def test_an_illegal_move_changes_nothing(alice):
     table.refresh_from_db()
     state, version = table.state, table.version
     hidden = game.cards_in_play()["stock"][0]
-    from games.engine import IllegalMove
+    from cards101.engine import IllegalMove
 
     with pytest.raises(IllegalMove):
         play.play(table=table, user=alice, move=Move("play", hidden), version=version)
@@ -685,7 +685,7 @@ def test_bots_are_named_in_the_language_of_the_page_wherever_they_appear(client,
 def test_a_round_cut_at_the_move_limit_is_stored_as_cut_and_the_table_says_why(
     client, alice, monkeypatch, language, why, logged
 ):
-    monkeypatch.setattr("games.engine.game.MOVE_LIMIT", 4)
+    monkeypatch.setattr("cards101.engine.game.MOVE_LIMIT", 4)
     table = new_table(alice, seats=("me", "greedy"), seed=11)
     game = play_round(table, alice)
     assert game.cut

@@ -7,10 +7,10 @@ from urllib.parse import urlencode
 import pytest
 from django.urls import reverse
 
+from cards101.engine import Game
+from cards101.rules import PRESETS
 from games import play
-from games.engine import Game
 from games.models import PlayMove, PlayTable
-from games.rules import PRESETS
 from tests.servers import HOST, Worker
 
 

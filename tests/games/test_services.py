@@ -2,9 +2,9 @@
 
 import pytest
 
+from cards101.rules import PRESETS, RulesError
 from games import services
 from games.models import Entry, Match, Round
-from games.rules import PRESETS, RulesError
 from stats.models import Rating
 from tests.conftest import by_seat, change, counts_tables_of, delete, make_match, play_out, record
 

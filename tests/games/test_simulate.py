@@ -6,9 +6,9 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from games.bots.arena import play_match
+from cards101.bots.arena import play_match
+from cards101.rules import PRESETS
 from games.models import Match, Player
-from games.rules import PRESETS
 
 pytestmark = pytest.mark.django_db
 
@@ -171,7 +171,7 @@ def test_rounds_cut_at_the_move_limit_are_saved_as_cut_and_scored_as_the_engine_
     alice, monkeypatch
 ):
     # A low limit, so that rounds are cut at once.
-    monkeypatch.setattr("games.engine.game.MOVE_LIMIT", 6)
+    monkeypatch.setattr("cards101.engine.game.MOVE_LIMIT", 6)
     simulate("--bots", "random", "--matches", "2", "--seed", "3", "--save", "--user", "alice")
     for number, match in enumerate(Match.objects.order_by("pk")):
         played = play_match(PRESETS["aaow"], ["random", "random"], number=number, seed=3)

@@ -6,10 +6,10 @@ from django.template.loader import get_template
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from cards101.engine.game import MOVE_LIMIT
+from cards101.rules import Variant
 from games import services
-from games.engine.game import MOVE_LIMIT
 from games.models import Entry, Match
-from games.rules import Variant
 from tests.conftest import counts_tables_of, make_match, play_out, record, round_at, rules_form_data
 from tests.tournaments.conftest import enter, make_tournament
 from tournaments import services as tournaments

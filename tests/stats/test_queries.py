@@ -9,8 +9,8 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cards101.rules import RulesError
 from games.models import Entry, Match, Player, Seat
-from games.rules import RulesError
 from stats.models import RatingChange
 from stats.queries import Filters, predicted, summary
 from tests.conftest import make_match, record

@@ -2,7 +2,7 @@
 
 import pytest
 
-from games.rules import PRESETS
+from cards101.rules import PRESETS
 from tests.conftest import counts_tables_of, play_out
 from tournaments import services
 from tournaments.standings import DEFAULT_POINTS

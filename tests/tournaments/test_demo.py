@@ -7,8 +7,8 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
+from cards101.rules import PRESETS, score_match
 from games.models import Match, Player
-from games.rules import PRESETS, score_match
 from games.services import round_outcomes
 from stats.models import Rating
 from tournaments.management.commands.demo import CLAIMANT, DEMO_PASSWORD, DEMO_USERNAME, PLAYED

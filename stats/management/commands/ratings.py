@@ -11,8 +11,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from cards101.rules import PRESETS
 from games.models import Match
-from games.rules import PRESETS
 from stats import services
 
 

@@ -15,11 +15,11 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
+from cards101.bots import make_bot
+from cards101.engine import Game
+from cards101.rules import PRESETS, deck, must_cover
 from games import players, services
-from games.bots import make_bot
-from games.engine import Game
 from games.models import Match, Player
-from games.rules import PRESETS, deck, must_cover
 from tournaments import services as tournaments
 from tournaments.models import Tournament
 from tournaments.standings import DEFAULT_POINTS
