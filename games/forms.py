@@ -8,6 +8,8 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from core.names import same_name_key
+from core.validators import clean_name, name_problem, normalize_name, validate_text
 from games.labels import (
     CHOICE_LABELS,
     OPTION_LABELS,
@@ -18,9 +20,7 @@ from games.labels import (
     rules_message,
 )
 from games.models import Entry, Match, Seat
-from games.names import same_name_key
 from games.rules import PRESETS, RulesError, Variant, parse_cards, score_match
-from games.validators import clean_name, name_problem, normalize_name, validate_text
 
 MAX_PLAYERS = 4
 MAX_POINTS = 1000
@@ -44,7 +44,7 @@ def _option_field(name: str, initial) -> forms.Field:
 
 class NameField(forms.CharField):
     """A person's name, made as names are kept (NFKC, single spaces) and refused, naming the
-    character, when it holds anything invisible or blank (games.validators.clean_name)."""
+    character, when it holds anything invisible or blank (core.validators.clean_name)."""
 
     def to_python(self, value):
         value = super().to_python(value)

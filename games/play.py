@@ -16,12 +16,12 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core.names import stored_bot_name
 from games import services
 from games.bots import make_bot
 from games.engine import Game, IllegalMove, Move
 from games.labels import rules_message
 from games.models import Match, Player, PlaySeat, PlayTable
-from games.names import stored_bot_name
 from games.players import own_player
 from games.rules import Variant
 

@@ -12,11 +12,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 
+from core.limits import limit
 from games import play
 from games.engine import IllegalMove, Move
 from games.forms import PlayTableForm
 from games.labels import card_name, card_notation, rules_message, rules_summary
-from games.limits import limit
 from games.models import PlaySeat, PlayTable
 from games.rules import RulesError, parse_card
 

@@ -10,12 +10,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from core.http import local_path
+from core.limits import limit
+from core.validators import MAX_ID
 from games import extensions, notices, players
-from games.http import local_path
-from games.limits import limit
 from games.models import Claim, Player
 from games.services import NotAllowed
-from games.validators import MAX_ID
 
 PENDING_SHOWN = 200  # pending claims looked through for the ones a judge decides
 HISTORY = 50

@@ -17,12 +17,12 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core.names import sort_key
+from core.validators import MAX_ID, name_problem, normalize_name
 from games import notices, owners, signals
 from games.models import Claim, Correction, Entry, Match, Player, Round, Seat
-from games.names import sort_key
 from games.rules import PRESETS, RulesError, Variant, parse_cards, score_match
 from games.rules.scoring import RoundResult
-from games.validators import MAX_ID, name_problem, normalize_name
 
 # An outcome as the score sheet sends it: {"out": "QS"}, {"hand": "9H AC"} or {"points": 17}.
 Outcome = Mapping[str, Any]

@@ -17,18 +17,18 @@ from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRefresh
 
+from core.http import unchanged
+from core.limits import limit
+from core.names import sort_key
+from core.validators import name_problem
 from games import audience, extensions, labels, owners, services
 from games.engine.game import MOVE_LIMIT
 from games.forms import MatchFilterForm, NewMatchForm, RoundForm, initial_from_entries
-from games.http import unchanged
 from games.labels import outcome_label, rules_message
-from games.limits import limit
 from games.models import Claim, Entry, Match, NameKey, Player, Round, Seat
-from games.names import sort_key
 from games.rules import RulesError
 from games.rules.cards import RANKS, RUSSIAN_RANKS, SUIT_SYMBOLS, SUITS
 from games.sheet import Sheet, card_grid
-from games.validators import name_problem
 
 PAGE_SIZE = 20
 SAVED = "round-saved"  # the tag of the message that a round was saved or changed

@@ -12,10 +12,10 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import get_language
 
+from core.exports import csv_response
+from core.validators import MAX_ID
 from games import audience, player_views
-from games.exports import csv_response
 from games.models import Claim, NameKey, Player
-from games.validators import MAX_ID
 from stats import charts, exports, panels, queries
 from stats.forms import FiltersForm, LeaderboardForm
 from stats.models import Rating, RatingChange

@@ -5,9 +5,9 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from games.exports import csv_safe
+from core.exports import csv_safe
+from core.validators import validate_multiline_text, validate_name, validate_text
 from games.models import Entry, Match
-from games.validators import validate_multiline_text, validate_name, validate_text
 from tests.conftest import rules_form_data
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ import io
 import pytest
 from django.urls import reverse
 
-from games import csvfiles
+from core import csvfiles
 from tests.conftest import play_out
 from tests.tournaments.conftest import confirm_import, enter, import_file, read_file
 from tournaments import services
