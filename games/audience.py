@@ -32,7 +32,7 @@ from django.db.models import Q
 from django.utils.translation import gettext
 
 from core import versions
-from core.names import bot_name
+from games.bot_names import bot_name
 
 NAMES_VERSION_KEY = "games:names-version"
 ANYONE_HIDES_KEY = "games:anyone-hides:{version}"

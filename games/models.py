@@ -8,8 +8,9 @@ from django.db.models import Prefetch, Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from core.names import THEN, YO, bot_names_like, search_fold
+from core.names import THEN, YO, search_fold
 from games import audience, owners
+from games.bot_names import bot_names_like
 from games.labels import PRESET_LABELS
 from games.rules import Variant
 

@@ -16,8 +16,8 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from core.names import stored_bot_name
 from games import services
+from games.bot_names import stored_bot_name
 from games.bots import make_bot
 from games.engine import Game, IllegalMove, Move
 from games.labels import rules_message

@@ -19,8 +19,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
-from core.names import stored_bot_name
 from games import services
+from games.bot_names import stored_bot_name
 from games.bots import BOT_NAMES
 from games.bots.arena import PlayedMatch, Tally, labels, play_match
 from games.models import Match, Player
