@@ -54,6 +54,10 @@ class NameField(forms.CharField):
 class RulesFormMixin:
     """A preset and every option of the rules, prefilled from the preset (house rules)."""
 
+    # What a form's page includes to show these fields (games/_rules_picker.html), and the part
+    # of it a view answers with when a preset is chosen (htmx): the options that preset sets.
+    options_template_name = "games/_rules_picker.html#options"
+
     def add_rules_fields(self, preset: str | None) -> None:
         self.fields["preset"] = forms.ChoiceField(
             label=_("Rules"),

@@ -77,7 +77,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
         form = PlayTableForm(preset=request.GET.get("preset"))
     template = "games/play_new.html"
     if request.htmx and request.method == "GET":
-        template = "games/new_match.html#options"
+        template = form.options_template_name
     return render(request, template, {"form": form})
 
 

@@ -113,7 +113,7 @@ def new_match(request: HttpRequest) -> HttpResponse:
     template = "games/new_match.html"
     if request.htmx and request.method == "GET":
         # Choosing another preset refills the options from it.
-        template += "#options"
+        template = form.options_template_name
     known = services.known_player_names(request.user)
     return render(request, template, {"form": form, "known_names": known})
 

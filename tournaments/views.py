@@ -357,7 +357,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
         )
     template = "tournaments/form.html"
     if request.htmx and request.method == "GET":
-        template = "games/new_match.html#options"
+        template = form.options_template_name
     return render(request, template, {"form": form, "tournament": None})
 
 
