@@ -3,7 +3,7 @@ are kept as names are, and failed logins are counted per address and account.
 
 Usernames: a username is a name, kept as names are (NFKC: "ａｌｉｃｅ" is "alice", and taken if
 alice is) and refused, naming the character as typed, when it holds anything invisible
-(games.validators.clean_name); then allauth's checks (ACCOUNT_USERNAME_VALIDATORS, taken or not).
+(core.validators.clean_name); then allauth's checks (ACCOUNT_USERNAME_VALIDATORS, taken or not).
 
 Failed logins (settings.ACCOUNT_RATE_LIMITS; README, "Rate limits"):
 
@@ -23,7 +23,7 @@ from allauth.core import ratelimit
 from allauth.core.internal.ratelimit import get_ip
 from django.http import HttpRequest
 
-from games.validators import clean_name
+from core.validators import clean_name
 
 ACCOUNT_LIMIT = "login_failed_account"
 

@@ -7,7 +7,7 @@ from django.conf import settings
 from django.core.checks import CheckMessage, Error, Tags, register
 
 # Caches that live inside one process: each worker would count failed logins, and the posts
-# of the rate limits on creating things (games/limits.py), on its own.
+# of the rate limits on creating things (core/limits.py), on its own.
 PER_PROCESS_CACHES = {
     "django.core.cache.backends.locmem.LocMemCache",
     "django.core.cache.backends.dummy.DummyCache",

@@ -110,6 +110,7 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "config",
+    "core",
     "games",
     "tournaments",
     "stats",
@@ -131,7 +132,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
-    # Answers a view over its rate limit (games/limits.py) with RATELIMIT_VIEW.
+    # Answers a view over its rate limit (core/limits.py) with RATELIMIT_VIEW.
     "django_ratelimit.middleware.RatelimitMiddleware",
 ]
 
@@ -220,7 +221,7 @@ AUTHENTICATION_BACKENDS = [
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "optional"
-ACCOUNT_USERNAME_VALIDATORS = "games.validators.USERNAME_VALIDATORS"
+ACCOUNT_USERNAME_VALIDATORS = "core.validators.USERNAME_VALIDATORS"
 # Usernames are kept as names are, and failed logins counted per address and account
 # (config/accounts.py).
 ACCOUNT_ADAPTER = "config.accounts.AccountAdapter"
@@ -253,7 +254,7 @@ if "ALLAUTH_TRUSTED_PROXY_COUNT" in os.environ:
 if os.environ.get("ALLAUTH_TRUSTED_CLIENT_IP_HEADER"):
     ALLAUTH_TRUSTED_CLIENT_IP_HEADER = os.environ["ALLAUTH_TRUSTED_CLIENT_IP_HEADER"]
 
-# Rate limits on creating things (games/limits.py, django-ratelimit): posts per account (per
+# Rate limits on creating things (core/limits.py, django-ratelimit): posts per account (per
 # client address, found as allauth finds it, for someone not signed in) in fixed windows,
 # counted in the shared cache so that every app server counts together. Each is far above what
 # a real evening needs (README, "Rate limits"); DJANGO_RATE_LIMITS changes any of them, e.g.
@@ -270,7 +271,7 @@ RATE_LIMITS = env_rates(
     },
 )
 RATELIMIT_VIEW = "config.views.rate_limited"
-RATELIMIT_IP_META_KEY = "games.limits.client_address"
+RATELIMIT_IP_META_KEY = "core.limits.client_address"
 
 # E-mail goes to the console unless an SMTP server is configured (Django 6.1 MAILERS).
 if os.environ.get("DJANGO_EMAIL_HOST"):

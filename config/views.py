@@ -52,7 +52,7 @@ def _referring_path(request: HttpRequest) -> str:
     return "/"
 
 
-# What a post over its rate limit did not do, by the group of games/limits.py.
+# What a post over its rate limit did not do, by the group of core/limits.py.
 NOT_DONE = {
     "match": gettext_lazy(
         "You have started too many matches in a short time: this one was not started."
@@ -73,7 +73,7 @@ NOT_DONE = {
 
 def rate_limited(request: HttpRequest, exception=None) -> HttpResponse:
     """A 429: what was not done and when to try again (settings.RATELIMIT_VIEW for the limits
-    of games/limits.py, handler429 for allauth's, which say no more than that it was too many).
+    of core/limits.py, handler429 for allauth's, which say no more than that it was too many).
 
     In JSON for a phone's outbox (static/js/outbox.js), which keeps the round and sends it
     again later. For htmx, a notice put at the top of the page, whose form keeps what was typed

@@ -4,7 +4,7 @@ from django.apps import AppConfig
 from django.db.backends.signals import connection_created
 from django.utils.translation import gettext_lazy as _
 
-from games.names import search_fold, sort_key
+from core.names import search_fold, sort_key
 
 
 class GamesConfig(AppConfig):

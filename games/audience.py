@@ -31,8 +31,8 @@ from django.core.cache import cache
 from django.db.models import Q
 from django.utils.translation import gettext
 
-from games import versions
-from games.names import bot_name
+from core import versions
+from games.bot_names import bot_name
 
 NAMES_VERSION_KEY = "games:names-version"
 ANYONE_HIDES_KEY = "games:anyone-hides:{version}"

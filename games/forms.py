@@ -9,6 +9,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from cards101.rules import PRESETS, RulesError, Variant, parse_cards, score_match
+from core.names import same_name_key
+from core.validators import clean_name, name_problem, normalize_name, validate_text
 from games.labels import (
     CHOICE_LABELS,
     OPTION_LABELS,
@@ -19,8 +21,6 @@ from games.labels import (
     rules_message,
 )
 from games.models import Entry, Match, Seat
-from games.names import same_name_key
-from games.validators import clean_name, name_problem, normalize_name, validate_text
 
 MAX_PLAYERS = 4
 MAX_POINTS = 1000
@@ -44,7 +44,7 @@ def _option_field(name: str, initial) -> forms.Field:
 
 class NameField(forms.CharField):
     """A person's name, made as names are kept (NFKC, single spaces) and refused, naming the
-    character, when it holds anything invisible or blank (games.validators.clean_name)."""
+    character, when it holds anything invisible or blank (core.validators.clean_name)."""
 
     def to_python(self, value):
         value = super().to_python(value)
@@ -53,6 +53,10 @@ class NameField(forms.CharField):
 
 class RulesFormMixin:
     """A preset and every option of the rules, prefilled from the preset (house rules)."""
+
+    # What a form's page includes to show these fields (games/_rules_picker.html), and the part
+    # of it a view answers with when a preset is chosen (htmx): the options that preset sets.
+    options_template_name = "games/_rules_picker.html#options"
 
     def add_rules_fields(self, preset: str | None) -> None:
         self.fields["preset"] = forms.ChoiceField(

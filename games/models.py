@@ -9,13 +9,14 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from cards101.rules import Variant
+from core.names import THEN, YO, search_fold
 from games import audience, owners
+from games.bot_names import bot_names_like
 from games.labels import PRESET_LABELS
-from games.names import THEN, YO, bot_names_like, search_fold
 
 
 class NameKey(models.Func):
-    """A name's sort key in SQL: the order of games.names.sort_key on either database."""
+    """A name's sort key in SQL: the order of core.names.sort_key on either database."""
 
     # On SQLite, sort_key itself, registered on every connection (games.apps).
     function = "name_key"
@@ -31,7 +32,7 @@ class NameKey(models.Func):
 
 
 class FoldedName(models.Func):
-    """A name as searches compare it, in SQL: games.names.search_fold on either database
+    """A name as searches compare it, in SQL: core.names.search_fold on either database
     (SQLite's own lower() and LIKE fold only ASCII letters)."""
 
     # On SQLite, search_fold itself, registered on every connection (games.apps).

@@ -9,7 +9,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils.functional import SimpleLazyObject
 
-from games import versions
+from core import versions
 
 CLAIMS_VERSION_KEY = "games:claims-version"
 COUNT_SECONDS = 60

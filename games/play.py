@@ -20,9 +20,9 @@ from cards101.bots import make_bot
 from cards101.engine import Game, IllegalMove, Move
 from cards101.rules import Variant
 from games import services
+from games.bot_names import stored_bot_name
 from games.labels import rules_message
 from games.models import Match, Player, PlaySeat, PlayTable
-from games.names import stored_bot_name
 from games.players import own_player
 
 # A seat when a table is created: "me", "open" (someone with the link), or a bot's name.

@@ -14,10 +14,10 @@ from django.views.decorators.vary import vary_on_headers
 
 from cards101.engine import IllegalMove, Move
 from cards101.rules import RulesError, parse_card
+from core.limits import limit
 from games import play
 from games.forms import PlayTableForm
 from games.labels import card_name, card_notation, rules_message, rules_summary
-from games.limits import limit
 from games.models import PlaySeat, PlayTable
 
 
@@ -77,7 +77,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
         form = PlayTableForm(preset=request.GET.get("preset"))
     template = "games/play_new.html"
     if request.htmx and request.method == "GET":
-        template = "games/new_match.html#options"
+        template = form.options_template_name
     return render(request, template, {"form": form})
 
 

@@ -10,51 +10,15 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from core.http import local_path
+from core.limits import limit
+from core.validators import MAX_ID
 from games import extensions, notices, players
-from games.http import local_path
-from games.limits import limit
 from games.models import Claim, Player
 from games.services import NotAllowed
-from games.validators import MAX_ID
 
 PENDING_SHOWN = 200  # pending claims looked through for the ones a judge decides
 HISTORY = 50
-
-
-def panel(request: HttpRequest, player: Player) -> dict:
-    """What a player's page shows about claiming it or hiding it, for this visitor."""
-    user = request.user
-    context: dict = {"player": player, "claimable": False}
-    if player.user_id is not None:
-        context["own"] = user.is_authenticated and user.pk == player.user_id
-        return context
-    if players.claimable_problem(player):
-        return context
-    context["claimable"] = True
-    if not user.is_authenticated:
-        return context
-    mine = player.claims.filter(user=user, status=Claim.Status.PENDING).first()
-    context["my_claim"] = mine
-    if mine is None:
-        own = Player.objects.filter(user=user).first()
-        context["sat_together"] = own is not None and players.sat_together(player, own)
-    judged = players.judges(player)
-    if user.pk in judged or user.is_staff:
-        pending = player.claims.filter(status=Claim.Status.PENDING).select_related(
-            "user", "asked_by"
-        )
-        waiting = [
-            claim
-            for claim in pending
-            if claim.asked_by_id == user.pk or players.may_decide(claim, user, judged)
-        ]
-        # Staff see the guest's claims only when they are the ones to decide them.
-        if waiting or user.pk in judged:
-            context["judge"] = user.pk in judged
-            context["waiting"] = waiting
-    shown = [claim for claim in [mine, *context.get("waiting", [])] if claim]
-    players.show_deciders(shown, {player.pk: judged})
-    return context
 
 
 @login_required

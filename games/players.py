@@ -37,10 +37,10 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core.names import sort_key
 from games import notices, owners, signals
 from games.audience import names_changed
 from games.models import Claim, Match, Player, Seat
-from games.names import sort_key
 from games.services import (
     NotAllowed,
     account_named,

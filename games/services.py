@@ -12,17 +12,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import connection, models, transaction
+from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from cards101.rules import PRESETS, RulesError, Variant, parse_cards, score_match
 from cards101.rules.scoring import RoundResult
+from core.names import sort_key
+from core.validators import name_problem, normalize_name
 from games import notices, owners, signals
 from games.models import Claim, Correction, Entry, Match, Player, Round, Seat
-from games.names import sort_key
-from games.validators import MAX_ID, name_problem, normalize_name
 
 # An outcome as the score sheet sends it: {"out": "QS"}, {"hand": "9H AC"} or {"points": 17}.
 Outcome = Mapping[str, Any]
@@ -212,19 +212,6 @@ def delete_match(*, match: Match, by) -> None:
         match.delete()
         match.pk = pk
         announce_results(match, finished_at, players=players)
-
-
-def version_of(model: type[models.Model], pk: int) -> int | None:
-    """The `version` of a row (a match, a tournament), or None if there is none, in one plain
-    query: what every refresh of a live page asks, and most find nothing new (the ORM would
-    cost more than the query)."""
-    if pk > MAX_ID:  # no such row, and PostgreSQL refuses the number
-        return None
-    table = connection.ops.quote_name(model._meta.db_table)
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT version FROM {table} WHERE id = %s", [pk])
-        row = cursor.fetchone()
-    return None if row is None else row[0]
 
 
 def leave_match(*, match: Match, by) -> Player:

@@ -20,15 +20,15 @@ from django_htmx.http import HttpResponseClientRefresh
 from cards101.engine.game import MOVE_LIMIT
 from cards101.rules import RulesError
 from cards101.rules.cards import RANKS, RUSSIAN_RANKS, SUIT_SYMBOLS, SUITS
+from core.http import unchanged
+from core.limits import limit
+from core.names import sort_key
+from core.validators import name_problem
 from games import audience, extensions, labels, owners, services
 from games.forms import MatchFilterForm, NewMatchForm, RoundForm, initial_from_entries
-from games.http import unchanged
 from games.labels import outcome_label, rules_message
-from games.limits import limit
 from games.models import Claim, Entry, Match, NameKey, Player, Round, Seat
-from games.names import sort_key
 from games.sheet import Sheet, card_grid
-from games.validators import name_problem
 
 PAGE_SIZE = 20
 SAVED = "round-saved"  # the tag of the message that a round was saved or changed
@@ -113,7 +113,7 @@ def new_match(request: HttpRequest) -> HttpResponse:
     template = "games/new_match.html"
     if request.htmx and request.method == "GET":
         # Choosing another preset refills the options from it.
-        template += "#options"
+        template = form.options_template_name
     known = services.known_player_names(request.user)
     return render(request, template, {"form": form, "known_names": known})
 

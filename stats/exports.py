@@ -14,7 +14,7 @@ from typing import Any
 
 from django.db.models import OuterRef, Subquery
 
-from games.exports import SafeWriter
+from core.exports import SafeWriter
 from stats import queries
 from stats.models import Rating, RatingChange
 from stats.ratings import Skill

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from core.validators import name_problem, normalize_name
 from games.labels import PRESET_LABELS
 from games.models import Match
-from games.validators import name_problem, normalize_name
 from stats.queries import Filters
 
 PERIOD_CHOICES = [

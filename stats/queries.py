@@ -30,9 +30,9 @@ from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Concat
 from django.utils import timezone
 
+from core.names import sort_key
 from games import audience
 from games.models import Entry, Match, NameKey, Seat
-from games.names import sort_key
 from stats.models import Rating, RatingChange
 from stats.ratings import PROVISIONAL_UNDER
 

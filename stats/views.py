@@ -12,10 +12,11 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import get_language
 
-from games import audience, player_views
-from games.exports import csv_response
+from core.exports import csv_response
+from core.validators import MAX_ID
+from games import audience
+from games.claim_panel import claim_panel
 from games.models import Claim, NameKey, Player
-from games.validators import MAX_ID
 from stats import charts, exports, panels, queries
 from stats.forms import FiltersForm, LeaderboardForm
 from stats.models import Rating, RatingChange
@@ -57,7 +58,7 @@ def profile(request: HttpRequest, pk: int) -> HttpResponse:
     if body is None:
         body = render_to_string("stats/_profile_body.html", _profile(player, form), request=request)
         cache.set(key, body, PROFILE_CACHE_SECONDS)
-    context = {"player": player, "body": body, "claim": player_views.panel(request, player)}
+    context = {"player": player, "body": body, "claim": claim_panel(player, request.user)}
     return render(request, "stats/profile.html", context)
 
 

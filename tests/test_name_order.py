@@ -5,8 +5,8 @@ import re
 import pytest
 from django.urls import reverse
 
+from core.names import sort_key
 from games.models import Player
-from games.names import sort_key
 from stats.models import Rating, RatingPool
 from tests.conftest import make_match
 from tests.tournaments.conftest import enter, make_tournament

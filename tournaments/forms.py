@@ -6,14 +6,14 @@ from django import forms
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from games import csvfiles
-from games.forms import RulesFormMixin
-from games.validators import (
+from core import csvfiles
+from core.validators import (
     normalize_name,
     validate_multiline_text,
     validate_name,
     validate_text,
 )
+from games.forms import RulesFormMixin
 from tournaments.models import DEFAULT_TIE_BREAKS, TIE_BREAKS, Tournament
 from tournaments.standings import DEFAULT_POINTS, check_points
 

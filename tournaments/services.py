@@ -21,13 +21,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from cards101.rules import Variant
+from core.names import same_name_key
+from core.validators import name_problem, normalize_name
 from games import audience
 from games import services as games
 from games.models import Entry, Match, Player, Seat
-from games.names import same_name_key
 from games.players import own_player
 from games.results import finished_results
-from games.validators import name_problem, normalize_name
 from tournaments.models import Entrant, Table, Tournament, TournamentRound
 from tournaments.seating import repeated_pairs, seat_round
 from tournaments.standings import Standing, TableResult, compute_standings, deciding

@@ -17,13 +17,13 @@ from django.utils.translation import ngettext, pgettext
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
 
-from games.exports import csv_response
-from games.http import local_path, unchanged
+from core.exports import csv_response
+from core.http import local_path, unchanged
+from core.limits import limit
+from core.names import sort_key
+from core.validators import name_problem, parse_id
 from games.labels import changed_options, rules_summary
-from games.limits import limit
 from games.models import NameKey, Seat
-from games.names import sort_key
-from games.validators import name_problem, parse_id
 from tournaments import services
 from tournaments.forms import (
     AddPlayersForm,
@@ -357,7 +357,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
         )
     template = "tournaments/form.html"
     if request.htmx and request.method == "GET":
-        template = "games/new_match.html#options"
+        template = form.options_template_name
     return render(request, template, {"form": form, "tournament": None})
 
 

@@ -7,7 +7,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from cards101.engine.game import MOVE_LIMIT
-from cards101.rules import Variant
+from cards101.rules import PRESETS, Variant
 from games import services
 from games.models import Entry, Match
 from tests.conftest import counts_tables_of, make_match, play_out, record, round_at, rules_form_data
@@ -409,9 +409,16 @@ def test_a_bad_new_match_form_says_what_is_wrong(client, alice, changes, message
     assert not Match.objects.exists()
 
 
-def test_choosing_a_preset_refills_the_options(client, alice):
+@pytest.mark.parametrize("form", ["games:new_match", "games:play_new", "tournaments:new"])
+def test_choosing_a_preset_refills_the_options(client, alice, form):
+    # The new match, the new played table and the new tournament share one rules picker: each
+    # page's presets ask the page's own address for the options, which answers with them alone.
     client.force_login(alice)
-    fragment = client.get(reverse("games:new_match") + "?preset=conventions", **HTMX)
+    url = reverse(form)
+    page = client.get(url).content.decode()
+    assert page.count(f'hx-get="{url}" hx-target="#options"') == len(PRESETS)
+    assert page.count('<div id="options">') == 1
+    fragment = client.get(url + "?preset=conventions", **HTMX)
     body = fragment.content.decode()
     assert body.lstrip().startswith('<div id="options">')
     assert '<option value="9" selected>' in body

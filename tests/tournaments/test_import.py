@@ -8,7 +8,6 @@ import io
 import pytest
 from django.urls import reverse
 
-from games import csvfiles
 from tests.conftest import play_out
 from tests.tournaments.conftest import confirm_import, enter, import_file, read_file
 from tournaments import services
@@ -77,12 +76,6 @@ def test_a_list_changed_between_the_preview_and_the_confirmation_is_checked_agai
     response = client.post(url, {"form": "import_confirm", "text": "Анна", "separator": "|"})
     assert "The list was not sent whole; choose the file again." in page_of(response)
     assert not tournament.entrants.exists()
-
-
-def test_the_separator_of_a_line_of_names_alone_is_not_guessed_from_a_comma_in_one():
-    assert csvfiles.separator_of("Анна\nБорис\n") == ","
-    assert csvfiles.separator_of("Имя;Клуб\nАнна;Туз, Москва\n") == ";"
-    assert csvfiles.separator_of('name,club\nAnna,"Ace; Moscow"\n') == ","
 
 
 def test_exports_open_in_russian_excel_and_the_site_reads_its_own_export_back(

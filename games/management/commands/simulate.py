@@ -23,8 +23,8 @@ from cards101.bots import BOT_NAMES
 from cards101.bots.arena import PlayedMatch, Tally, labels, play_match
 from cards101.rules import PRESETS, RulesError, Variant, check_players
 from games import services
+from games.bot_names import stored_bot_name
 from games.models import Match, Player
-from games.names import stored_bot_name
 
 TRUE = ("true", "yes", "on", "1")
 FALSE = ("false", "no", "off", "0")

@@ -7,7 +7,7 @@ from django.db import models
 from django.http import HttpRequest
 from django.utils.http import url_has_allowed_host_and_scheme
 
-from games.services import version_of
+from core.versions import version_of
 
 
 def local_path(request: HttpRequest, target: str) -> str | None:

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 
-from games.csvfiles import separator_for
+from core.csvfiles import separator_for
 
 # A figure the site writes as text ("-20", "1.5"): a spreadsheet reads it as a number.
 PLAIN_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")

@@ -1,0 +1,43 @@
+"""The versions pages and caches key on: a row's own (a match's, a tournament's), read in one
+plain query, and those kept in the shared cache for what has no row of its own to carry one
+(what every player shows of their name, the claims waiting). What was cached under a version
+is read again once it moves."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.core.cache import cache
+from django.db import connection, models
+
+from core.validators import MAX_ID
+
+
+def version_of(model: type[models.Model], pk: int) -> int | None:
+    """The `version` of a row (a match, a tournament), or None if there is none, in one plain
+    query: what every refresh of a live page asks, and most find nothing new (the ORM would
+    cost more than the query)."""
+    if pk > MAX_ID:  # no such row, and PostgreSQL refuses the number
+        return None
+    table = connection.ops.quote_name(model._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT version FROM {table} WHERE id = %s", [pk])
+        row = cursor.fetchone()
+    return None if row is None else row[0]
+
+
+def current(key: str) -> str:
+    """The version under `key`, made (once, whoever asks first) if there is none yet."""
+    version = cache.get(key)
+    if version is None:
+        cache.add(key, _new(), None)
+        version = cache.get(key)
+    return version
+
+
+def move(key: str) -> None:
+    cache.set(key, _new(), None)
+
+
+def _new() -> str:
+    return uuid.uuid4().hex[:12]
