@@ -112,6 +112,7 @@ INSTALLED_APPS = [
     "config",
     "core",
     "games",
+    "claims",
     "tournaments",
     "stats",
 ]
@@ -152,7 +153,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "games.audience.context",
-                "games.notices.context",
+                "claims.notices.context",
             ],
         },
     },

@@ -1,5 +1,5 @@
-"""Root URLs: the home page, the games and tournaments apps, accounts (allauth), language
-switch, admin."""
+"""Root URLs: the home page, the games, claims, tournaments and stats apps, accounts
+(allauth), language switch, admin."""
 
 from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
@@ -14,6 +14,7 @@ admin.site.login = secure_admin_login(admin.site.login)
 urlpatterns = [
     path("", views.home, name="home"),
     path("", include("games.urls")),
+    path("", include("claims.urls")),
     path("tournaments/", include("tournaments.urls")),
     path("players/", include("stats.urls")),
     path("accounts/", include("allauth.urls")),

@@ -23,7 +23,7 @@ from games import services
 from games.bot_names import stored_bot_name
 from games.labels import rules_message
 from games.models import Match, Player, PlaySeat, PlayTable
-from games.players import own_player
+from games.services import own_player
 
 # A seat when a table is created: "me", "open" (someone with the link), or a bot's name.
 ME, OPEN = "me", "open"

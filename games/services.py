@@ -21,8 +21,8 @@ from cards101.rules import PRESETS, RulesError, Variant, parse_cards, score_matc
 from cards101.rules.scoring import RoundResult
 from core.names import sort_key
 from core.validators import name_problem, normalize_name
-from games import notices, owners, signals
-from games.models import Claim, Correction, Entry, Match, Player, Round, Seat
+from games import owners, signals
+from games.models import Correction, Entry, Match, Player, Round, Seat
 
 # An outcome as the score sheet sends it: {"out": "QS"}, {"hand": "9H AC"} or {"points": 17}.
 Outcome = Mapping[str, Any]
@@ -95,7 +95,8 @@ def players_for_names(names: Sequence[str], *, added_by) -> list[Player]:
     Their own username is their own player. Another account's username is that account's
     player only when the account counts `added_by`'s tables (`counts_for`); otherwise nobody's
     record changes without them: the seat goes to a guest of `added_by` with that name, and the
-    account is asked to confirm that the guest is them (a link, see games.players). Any other
+    account is asked to confirm that the guest is them (`signals.account_named`: the claims
+    app opens a link). Any other
     name is a guest of `added_by`: a name already used by their guests is the same guest; two
     guests may share a name only as two different people at different tables, never at one.
     """
@@ -112,14 +113,13 @@ def players_for_names(names: Sequence[str], *, added_by) -> list[Player]:
 
 
 def counts_for(user, by) -> bool:
-    """Do tables kept by `by` count on `user`'s record? Their own do; someone else's once the
-    user has confirmed that one of `by`'s guests was them (they know each other)."""
-    return (
-        user.pk == by.pk
-        or Claim.objects.filter(
-            kind=Claim.Kind.LINK, user=user, asked_by=by, status=Claim.Status.APPROVED
-        ).exists()
-    )
+    """Do tables kept by `by` count on `user`'s record? Their own do; someone else's once an
+    app says so (`signals.tables_counted`: the claims app, once the user has confirmed that one
+    of `by`'s guests was them, so they know each other)."""
+    if user.pk == by.pk:
+        return True
+    answers = signals.tables_counted.send(sender=Player, user=user, by=by)
+    return any(counted for _receiver, counted in answers)
 
 
 def _seated(account: Player, by, taken: Sequence[Player]) -> Player:
@@ -128,13 +128,13 @@ def _seated(account: Player, by, taken: Sequence[Player]) -> Player:
     if counts_for(account.user, by):
         return account
     stand_in = _guest(account.user.get_username(), by, taken, private=account.private)
-    _ask_to_confirm(stand_in, account.user, by)
+    signals.account_named.send(sender=Player, guest=stand_in, user=account.user, by=by)
     return stand_in
 
 
 def _guest(name: str, added_by, taken: Sequence[Player], private: bool = False) -> Player:
     """`added_by`'s guest of this name (a new one if they have none free). A guest standing in
-    for an account that hides its name is hidden as well (games.players.set_private)."""
+    for an account that hides its name is hidden as well (claims.services.set_private)."""
     return (
         Player.objects.filter(user=None, is_bot=False, added_by=added_by, name__iexact=name)
         .exclude(pk__in=[player.pk for player in taken])
@@ -143,26 +143,9 @@ def _guest(name: str, added_by, taken: Sequence[Player], private: bool = False) 
     ) or Player.objects.create(name=name, added_by=added_by, private=private)
 
 
-def _ask_to_confirm(guest: Player, user, by) -> None:
-    """Ask `user` to confirm that `by`'s guest is them, unless they were asked already (a
-    pending link) or said it is not them (a refused one)."""
-    Player.objects.select_for_update().filter(pk=guest.pk).first()  # one link at a time
-    asked = Claim.objects.filter(
-        kind=Claim.Kind.LINK,
-        guest_number=guest.pk,
-        user=user,
-        status__in=[Claim.Status.PENDING, Claim.Status.REFUSED],
-    )
-    if not asked.exists():
-        Claim.objects.create(
-            kind=Claim.Kind.LINK,
-            guest=guest,
-            guest_number=guest.pk,
-            guest_name=guest.name,
-            user=user,
-            asked_by=by,
-        )
-        notices.claims_changed()
+def own_player(user) -> Player:
+    """The account's player (every account has one; made here if an old account lacks it)."""
+    return Player.objects.get_or_create(user=user, defaults={"name": user.get_username()})[0]
 
 
 def known_player_names(user) -> list[str]:

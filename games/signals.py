@@ -1,5 +1,7 @@
 """Every account gets its player, so it can be picked when a match is created; and the
-signal by which apps built on this one (statistics, ratings) hear that results changed."""
+signals by which apps built on this one hear what they follow (results that changed, for
+statistics and ratings) and answer what games asks them (who may see a hidden name, whether an
+account counts someone's tables) without games importing them."""
 
 from django.conf import settings
 from django.db.models.signals import post_save
@@ -22,21 +24,24 @@ one was corrected, reopened, deleted, or marked rated or unrated. Keyword argume
 change touches (every finished match of that preset from there on may read differently), and
 `players`: the ids of a deleted match's players, whose rows about it went with it."""
 
-player_judges = Signal()
-"""Asked who, besides whoever added a guest, may decide claims of these guests. Keyword
-argument `player_ids`; a receiver returns (player id, user id) pairs (a tournament's creator
-and directors for its entrants)."""
-
-merging_players = Signal()
-"""Sent before a guest's rows move to another player (`guest`, `into`), inside the transaction,
-with both players' rows locked: a receiver takes the locks of what it owns and returns why the
-two cannot become one (both entered one tournament), or None."""
-
-players_merged = Signal()
-"""Sent once the guest's rows are `into`'s (`guest_id`, `into`), in the same transaction."""
-
 hidden_players_seen = Signal()
 """Asked which players who hide their name a signed-in `user` may see, besides themselves and
 the players of the matches they sat at, created or keep score of (games.audience). A receiver
 returns a queryset of player ids, a single column (`.values("player_id")`: a tournament's
 entrants, for its creator and directors), which is read in the same query as the rest."""
+
+account_named = Signal()
+"""Sent when a scorekeeper (`by`) names another account (`user`) at their table and the account
+does not count their tables (`tables_counted`): `guest`, a guest of `by` with the account's
+name, takes the seat instead. Inside the transaction that seats it. The claims app answers by
+asking the account to confirm that the guest is them (a link), unless it was asked already or
+said no; without it, the guest simply stays a guest."""
+
+tables_counted = Signal()
+"""Asked whether the tables `by` keeps count on `user`'s record at once (`user` and `by` are
+two different accounts). A receiver returns True when they do (the claims app: `user` has
+confirmed that one of `by`'s guests was them); nobody answering means they do not."""
+
+stand_ins_waiting = Signal()
+"""Asked which accounts `by` named at `match` sit there as guests until they confirm it is
+them (`account_named`), to tell the scorekeeper. A receiver returns their usernames."""

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import offline_views, play_views, player_views, views
+from games import offline_views, play_views, views
 
 app_name = "games"
 
@@ -35,10 +35,4 @@ urlpatterns = [
     path("matches/<int:pk>/scorekeepers/", views.scorekeepers, name="scorekeepers"),
     path("matches/<int:pk>/delete/", views.match_delete, name="match_delete"),
     path("matches/<int:pk>/leave/", views.leave, name="leave"),
-    path("claims/", player_views.claims, name="claims"),
-    path("claims/ask/<int:guest>/", player_views.ask, name="claim_ask"),
-    path("claims/link/<int:guest>/", player_views.link, name="claim_link"),
-    path("claims/<int:pk>/decide/", player_views.decide, name="claim_decide"),
-    path("claims/<int:pk>/withdraw/", player_views.withdraw, name="claim_withdraw"),
-    path("privacy/", player_views.privacy, name="privacy"),
 ]

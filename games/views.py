@@ -24,10 +24,10 @@ from core.http import unchanged
 from core.limits import limit
 from core.names import sort_key
 from core.validators import name_problem
-from games import audience, extensions, labels, owners, services
+from games import audience, extensions, labels, owners, services, signals
 from games.forms import MatchFilterForm, NewMatchForm, RoundForm, initial_from_entries
 from games.labels import outcome_label, rules_message
-from games.models import Claim, Entry, Match, NameKey, Player, Round, Seat
+from games.models import Entry, Match, NameKey, Player, Round, Seat
 from games.sheet import Sheet, card_grid
 
 PAGE_SIZE = 20
@@ -537,15 +537,8 @@ def rematch(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _say_who_is_asked(request: HttpRequest, match: Match) -> None:
     """Tell the scorekeeper which accounts they named sit as guests until they confirm."""
-    asked = sorted(
-        Claim.objects.filter(
-            kind=Claim.Kind.LINK,
-            status=Claim.Status.PENDING,
-            asked_by=request.user,
-            guest__seats__match=match,
-        ).values_list("user__username", flat=True),
-        key=sort_key,
-    )
+    answers = signals.stand_ins_waiting.send(sender=Match, match=match, by=request.user)
+    asked = sorted({name for _receiver, names in answers for name in names}, key=sort_key)
     if asked:
         messages.info(
             request,

@@ -12,11 +12,12 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import get_language
 
+from claims.claim_panel import claim_panel
+from claims.models import Claim
 from core.exports import csv_response
 from core.validators import MAX_ID
 from games import audience
-from games.claim_panel import claim_panel
-from games.models import Claim, NameKey, Player
+from games.models import NameKey, Player
 from stats import charts, exports, panels, queries
 from stats.forms import FiltersForm, LeaderboardForm
 from stats.models import Rating, RatingChange

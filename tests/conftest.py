@@ -58,13 +58,13 @@ def carol(django_user_model):
 
 def counts_tables_of(user, keeper):
     """`user` confirms, as on the claims page, that a guest `keeper` named after them is them:
-    from then on `keeper`'s tables count for `user` at once (tests/games/test_consent.py)."""
-    from games import players
-    from games.models import Claim
+    from then on `keeper`'s tables count for `user` at once (tests/claims/test_consent.py)."""
+    from claims import services as claims
+    from claims.models import Claim
 
     services.players_for_names([user.get_username()], added_by=keeper)
     claim = Claim.objects.get(user=user, asked_by=keeper, status=Claim.Status.PENDING)
-    players.decide(claim=claim, approve=True, by=user)
+    claims.decide(claim=claim, approve=True, by=user)
 
 
 def make_match(creator, names, preset="classic", **options):

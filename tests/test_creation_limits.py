@@ -11,8 +11,9 @@ import pytest
 from django.urls import reverse
 
 from cards101.rules import PRESETS
+from claims.models import Claim
 from games import play
-from games.models import Claim, Match, Player, PlayTable
+from games.models import Match, Player, PlayTable
 from tests.clock import Clock
 from tests.conftest import make_match
 from tests.games.test_play import table_form_data
@@ -160,16 +161,16 @@ def test_sending_too_many_claims_is_refused_and_sends_nothing(client, alice, bob
     guests = list(Player.objects.filter(name__startswith="Guest ").order_by("pk"))
     client.force_login(bob)
     for guest in guests[:CLAIMS]:
-        client.post(reverse("games:claim_ask", args=[guest.pk]))
+        client.post(reverse("claims:claim_ask", args=[guest.pk]))
     assert Claim.objects.filter(user=bob).count() == CLAIMS
 
-    response = client.post(reverse("games:claim_ask", args=[guests[CLAIMS].pk]))
+    response = client.post(reverse("claims:claim_ask", args=[guests[CLAIMS].pk]))
     assert_limited(
         response, "You have sent too many claims in a short time: this one was not sent."
     )
     # Linking a guest to an account is a claim too.
     response = client.post(
-        reverse("games:claim_link", args=[guests[CLAIMS].pk]), {"username": "alice"}
+        reverse("claims:claim_link", args=[guests[CLAIMS].pk]), {"username": "alice"}
     )
     assert response.status_code == 429
     assert Claim.objects.count() == CLAIMS

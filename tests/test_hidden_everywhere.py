@@ -12,7 +12,7 @@ from django.db import transaction
 from django.test import Client, override_settings
 from django.urls import reverse
 
-from games import players
+from claims import services as claims
 from tests.test_every_page import visits
 from tests.world import World, build_world
 
@@ -30,7 +30,7 @@ def world(django_db_setup, django_db_blocker) -> Iterator[World]:
     with django_db_blocker.unblock(), transaction.atomic(), fast:
         built = build_world()
         carol = built.users["carol"]
-        players.set_private(player=built.people["carol"], private=True, by=carol)
+        claims.set_private(player=built.people["carol"], private=True, by=carol)
         yield built
         transaction.set_rollback(True)
 

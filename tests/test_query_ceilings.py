@@ -8,7 +8,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from bench.common import classic_rounds
-from games import players
+from claims import services as claims
 from games.models import Player
 from tests.conftest import make_match, play_out, record
 from tests.tournaments.conftest import enter, make_tournament
@@ -157,7 +157,7 @@ def test_a_guests_profile_for_a_signed_in_judge_costs_a_fixed_number_of_queries(
 ):
     history_of(alice, matches)
     dan = Player.objects.get(name="Dan")
-    players.ask(guest=dan, by=bob)
+    claims.ask(guest=dan, by=bob)
     client.force_login(alice)
     with django_assert_max_num_queries(GUEST_PROFILE_SIGNED_IN):
         response = client.get(reverse("stats:profile", args=[dan.pk]))
@@ -178,10 +178,10 @@ def test_the_claims_page_costs_the_same_however_many_claims_wait(
     if guests > 3:
         make_match(alice, ["alice", *names[3:]])
     for guest in Player.objects.filter(name__in=names):
-        players.ask(guest=guest, by=bob)
+        claims.ask(guest=guest, by=bob)
     client.force_login(alice)
     with django_assert_max_num_queries(CLAIMS_PAGE):
-        page = client.get(reverse("games:claims")).content.decode()
+        page = client.get(reverse("claims:claims")).content.decode()
     assert page.count("bob says they are the guest") == guests
 
 
@@ -203,7 +203,7 @@ def test_a_signed_in_reader_pays_one_query_for_hidden_names_where_names_are_show
     a page without names, or a poll answered 204, asks nothing."""
     match = sheet_of(alice, rounds)
     make_match(alice, ["alice", "bob"])
-    players.set_private(player=bob.player, private=True, by=bob)
+    claims.set_private(player=bob.player, private=True, by=bob)
     client.force_login(alice)
     client.get(match.get_absolute_url())
     with django_assert_max_num_queries(SHEET_CREATOR_CACHED + 1) as queries:

@@ -17,8 +17,10 @@ from django.utils import timezone
 
 from cards101.engine import Game
 from cards101.rules import PRESETS
-from games import play, players, services
-from games.models import Claim, Match, Player, PlayTable
+from claims import services as claims
+from claims.models import Claim
+from games import play, services
+from games.models import Match, Player, PlayTable
 from tests.conftest import counts_tables_of, make_match, play_out, record
 from tournaments import services as tournaments
 from tournaments.models import Tournament
@@ -84,12 +86,12 @@ def build_world() -> World:
         tournaments=_tournaments(alice),
         matches={"running": running, "finished": finished},
         tables=_tables(carol),
-        claim=players.ask(guest=Player.objects.get(name="Boris"), by=users["lena"]),
+        claim=claims.ask(guest=Player.objects.get(name="Boris"), by=users["lena"]),
         guest=Player.objects.get(name="Anna"),
         people={
             "carol": Player.objects.get(user=carol),
             "alice": Player.objects.get(user=alice),
-            "bob": players.own_player(bob),
+            "bob": services.own_player(bob),
         },
     )
 

@@ -26,7 +26,6 @@ from core.validators import name_problem, normalize_name
 from games import audience
 from games import services as games
 from games.models import Entry, Match, Player, Seat
-from games.players import own_player
 from games.results import finished_results
 from tournaments.models import Entrant, Table, Tournament, TournamentRound
 from tournaments.seating import repeated_pairs, seat_round
@@ -224,7 +223,7 @@ def check_in_everyone(*, tournament: Tournament) -> int:
 
 def register(*, tournament: Tournament, user) -> Entrant:
     """A player registers themselves, while registration is open."""
-    player = own_player(user)
+    player = games.own_player(user)
     with transaction.atomic():
         tournament = _lock(tournament)
         if not tournament.registration_open or tournament.status == Tournament.Status.FINISHED:

@@ -1,12 +1,13 @@
-"""What tournaments say about their entrants to the games app: their directors judge claims of
-their entrants and see the names of those who hide them, and one tournament cannot hold the
-same person twice."""
+"""What tournaments say about their entrants to the games and claims apps: their directors
+judge claims of their entrants and see the names of those who hide them, and one tournament
+cannot hold the same person twice."""
 
 from django.db.models import F, Q
 from django.dispatch import receiver
 from django.utils.translation import gettext as _
 
-from games.signals import hidden_players_seen, merging_players, player_judges, players_merged
+from claims.signals import merging_players, player_judges, players_merged
+from games.signals import hidden_players_seen
 from tournaments.models import Entrant, Tournament
 
 

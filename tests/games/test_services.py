@@ -119,7 +119,7 @@ def test_a_rematch_seats_the_same_players_under_the_same_rules(alice):
 
 
 def test_an_account_name_links_the_seat_to_the_account_and_guests_are_reused(alice, bob):
-    counts_tables_of(bob, alice)  # bob sits at alice's tables (tests/games/test_consent.py)
+    counts_tables_of(bob, alice)  # bob sits at alice's tables (tests/claims/test_consent.py)
     first = make_match(alice, ["alice", "BOB", "Dan"])
     second = make_match(alice, ["alice", "bob", "dan"])
     seat_players = lambda m: [s.player for s in m.seats.order_by("position")]  # noqa: E731

@@ -10,7 +10,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from games import players, services
+from claims import services as claims
+from games import services
 from games.models import Player
 from tests.conftest import change, counts_tables_of, make_match, play_out, record
 from tests.tournaments.conftest import enter, make_tournament
@@ -41,7 +42,7 @@ def sheet(alice, bob, carol, erin):
     match = make_match(alice, ["bob", "carol", "Dan"])
     services.add_scorekeeper(match=match, username="erin", by=alice)
     play_out(match, alice, winner_index=1)
-    players.set_private(player=carol.player, private=True, by=carol)
+    claims.set_private(player=carol.player, private=True, by=carol)
     return match
 
 
@@ -120,7 +121,7 @@ def test_the_directors_of_a_tournament_read_its_entrants_names(client, alice, bo
     counts_tables_of(carol, alice)  # carol and dave play at alice's club
     counts_tables_of(dave, alice)
     enter(tournament, ["carol", "dave", "Anna", "Boris", "Vera", "Wim", "Yana", "Zoya"], alice)
-    players.set_private(player=carol.player, private=True, by=carol)
+    claims.set_private(player=carol.player, private=True, by=carol)
     round_ = tournaments.seat_next_round(tournament=tournament, by=alice)
     table_of = {
         seat.player.name: table.match
@@ -202,7 +203,7 @@ def test_a_correction_names_a_hidden_scorekeeper_only_to_those_who_may_see_her(
     services.add_scorekeeper(match=match, username="carol", by=alice)
     record(match, carol, {"alice": {"out": "7C"}, "Dan": {"points": 30}})
     change(match, carol, 1, {"alice": {"out": "7C"}, "Dan": {"points": 40}})
-    players.set_private(player=carol.player, private=True, by=carol)
+    claims.set_private(player=carol.player, private=True, by=carol)
     history = reverse("games:history", args=[match.pk])
     for who in (dave, alice, None):
         if who is None:
@@ -220,7 +221,7 @@ def test_a_hidden_player_who_leaves_a_sheet_stays_hidden_on_it(client, alice, bo
     counts_tables_of(bob, alice)
     match = make_match(alice, ["alice", "bob", "Dan"])
     play_out(match, alice)
-    players.set_private(player=bob.player, private=True, by=bob)
+    claims.set_private(player=bob.player, private=True, by=bob)
     services.leave_match(match=match, by=bob)
     body = client.get(match.get_absolute_url()).content.decode()
     assert "bob" not in body and HIDDEN in body
@@ -236,7 +237,7 @@ def test_the_privacy_setting_says_who_sees_the_name(client, carol):
         "Show my profile and my name only to the people who played at my table, kept score "
         "of my matches or directed my tournaments" in page
     )
-    response = client.post(reverse("games:privacy"), {"private": "on"}, follow=True)
+    response = client.post(reverse("claims:privacy"), {"private": "on"}, follow=True)
     assert (
         "Your profile and your name are now shown only to the people who played at your "
         "table, kept score of your matches or directed your tournaments."

@@ -6,7 +6,7 @@ every page.)"""
 import pytest
 from django.urls import reverse
 
-from games import players
+from claims import services as claims
 from games.models import Player
 from games.services import NotAllowed
 from tests.conftest import counts_tables_of, make_match, play_out
@@ -24,7 +24,7 @@ def hidden(alice, bob):
     counts_tables_of(bob, alice)
     match = make_match(alice, ["alice", "bob", "Dan"])
     play_out(match, alice, winner_index=1)
-    players.set_private(player=bob.player, private=True, by=bob)
+    claims.set_private(player=bob.player, private=True, by=bob)
     return match
 
 
@@ -95,7 +95,7 @@ def test_hiding_takes_effect_on_pages_already_cached(client, alice, bob):
         client, reverse("stats:profile", args=[Player.objects.get(name="alice").pk])
     )
     client.force_login(bob)
-    response = client.post(reverse("games:privacy"), {"private": "on"})
+    response = client.post(reverse("claims:privacy"), {"private": "on"})
     assert response.url == reverse("stats:profile", args=[bob.player.pk])
     client.logout()
     assert "bob" not in visible_to(client, match.get_absolute_url())
@@ -103,7 +103,7 @@ def test_hiding_takes_effect_on_pages_already_cached(client, alice, bob):
         client, reverse("stats:profile", args=[Player.objects.get(name="alice").pk])
     )
     client.force_login(bob)
-    client.post(reverse("games:privacy"), {})  # unticked: public again
+    client.post(reverse("claims:privacy"), {})  # unticked: public again
     client.logout()
     assert "bob" in visible_to(client, match.get_absolute_url())
 
@@ -112,7 +112,7 @@ def test_tournament_pages_hide_the_name_from_visitors(client, alice, bob):
     tournament = make_tournament(alice)
     tournament_services.register(tournament=tournament, user=bob)
     enter(tournament, ["Vera", "Wim"], alice)
-    players.set_private(player=bob.player, private=True, by=bob)
+    claims.set_private(player=bob.player, private=True, by=bob)
     page = visible_to(client, tournament.get_absolute_url())
     assert "Hidden player" in page and "Vera" in page
     assert ">bob<" not in page
@@ -120,10 +120,10 @@ def test_tournament_pages_hide_the_name_from_visitors(client, alice, bob):
 
 def test_only_the_account_owner_hides_a_profile(alice, bob):
     with pytest.raises(NotAllowed, match="Only the account's owner"):
-        players.set_private(player=bob.player, private=True, by=alice)
+        claims.set_private(player=bob.player, private=True, by=alice)
     make_match(alice, ["alice", "Dan"])
     with pytest.raises(NotAllowed, match="Only the account's owner"):
-        players.set_private(player=Player.objects.get(name="Dan"), private=True, by=alice)
+        claims.set_private(player=Player.objects.get(name="Dan"), private=True, by=alice)
     assert not Player.objects.filter(private=True).exists()
 
 
@@ -134,7 +134,7 @@ def test_the_owner_finds_the_choice_on_their_own_profile(client, bob, carol):
         "Show my profile and my name only to the people who played at my table, kept score "
         "of my matches or directed my tournaments" in page
     )
-    assert f'action="{reverse("games:privacy")}"' in page
+    assert f'action="{reverse("claims:privacy")}"' in page
     client.force_login(carol)  # nobody else gets it
     other = visible_to(client, reverse("stats:profile", args=[bob.player.pk]))
-    assert f'action="{reverse("games:privacy")}"' not in other
+    assert f'action="{reverse("claims:privacy")}"' not in other

@@ -7,7 +7,8 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from games import players, services
+from claims import services as claims
+from games import services
 from games.models import Match, Player
 from stats.models import Rating, RatingChange
 from stats.ratings import NEWCOMER, rate
@@ -165,9 +166,9 @@ def test_ratings_after_random_corrections_deletions_reopenings_and_merges_equal_
             continue
         action = rng.choice(["correct", "reopen", "delete", "unrate", "merge"])
         fay = Player.objects.filter(name="Fay").first()
-        if action == "merge" and fay is not None and not players.sat_together(fay, bob.player):
-            claim = players.ask(guest=fay, by=bob)
-            players.decide(claim=claim, approve=True, by=alice)
+        if action == "merge" and fay is not None and not claims.sat_together(fay, bob.player):
+            claim = claims.ask(guest=fay, by=bob)
+            claims.decide(claim=claim, approve=True, by=alice)
             merged = True
         elif action == "merge":
             continue

@@ -46,7 +46,7 @@ def test_the_demo_loads_matches_a_tournament_bot_games_and_months_of_history(cli
         assert score_match(PRESETS[match.preset], seats, rounds).finished
 
     # A claim waits for the demo user: lena asks for the guest typed in for her.
-    claims = client.get(reverse("games:claims")).content.decode()
+    claims = client.get(reverse("claims:claims")).content.decode()
     assert f"{CLAIMANT} says they are the guest Lena" in claims
 
     # Loading it again adds nothing.

@@ -18,7 +18,8 @@ from django.utils import timezone
 from cards101.bots import make_bot
 from cards101.engine import Game
 from cards101.rules import PRESETS, deck, must_cover
-from games import players, services
+from claims import services as claims
+from games import services
 from games.models import Match, Player
 from tournaments import services as tournaments
 from tournaments.models import Tournament
@@ -126,7 +127,7 @@ class Command(BaseCommand):
         lena = User.objects.create_user(CLAIMANT, password=DEMO_PASSWORD)
         guest = Player.objects.filter(name="Lena", user=None).order_by("pk").first()
         if guest is not None:
-            players.ask(guest=guest, by=lena)
+            claims.ask(guest=guest, by=lena)
 
     def _create_matches(self, user) -> None:
         me = Player.objects.get(user=user)

@@ -1,11 +1,12 @@
 """What a player's page shows about claiming a guest or hiding one's own profile, for the
-person looking: the context of games/_claim_panel.html, which the app that owns player pages
-(stats) includes. Reading only; the forms it shows post to games' claim and privacy views."""
+person looking: the context of claims/_claim_panel.html, which the app that owns player pages
+(stats) includes. Reading only; the forms it shows post to this app's claim and privacy views."""
 
 from __future__ import annotations
 
-from games import players
-from games.models import Claim, Player
+from claims import services
+from claims.models import Claim
+from games.models import Player
 
 
 def claim_panel(player: Player, user) -> dict:
@@ -15,7 +16,7 @@ def claim_panel(player: Player, user) -> dict:
     if player.user_id is not None:
         context["own"] = user.is_authenticated and user.pk == player.user_id
         return context
-    if players.claimable_problem(player):
+    if services.claimable_problem(player):
         return context
     context["claimable"] = True
     if not user.is_authenticated:
@@ -24,8 +25,8 @@ def claim_panel(player: Player, user) -> dict:
     context["my_claim"] = mine
     if mine is None:
         own = Player.objects.filter(user=user).first()
-        context["sat_together"] = own is not None and players.sat_together(player, own)
-    judged = players.judges(player)
+        context["sat_together"] = own is not None and services.sat_together(player, own)
+    judged = services.judges(player)
     if user.pk in judged or user.is_staff:
         pending = player.claims.filter(status=Claim.Status.PENDING).select_related(
             "user", "asked_by"
@@ -33,12 +34,12 @@ def claim_panel(player: Player, user) -> dict:
         waiting = [
             claim
             for claim in pending
-            if claim.asked_by_id == user.pk or players.may_decide(claim, user, judged)
+            if claim.asked_by_id == user.pk or services.may_decide(claim, user, judged)
         ]
         # Staff see the guest's claims only when they are the ones to decide them.
         if waiting or user.pk in judged:
             context["judge"] = user.pk in judged
             context["waiting"] = waiting
     shown = [claim for claim in [mine, *context.get("waiting", [])] if claim]
-    players.show_deciders(shown, {player.pk: judged})
+    services.show_deciders(shown, {player.pk: judged})
     return context

@@ -9,8 +9,10 @@
 import pytest
 from django.urls import reverse
 
-from games import players, services
-from games.models import Claim, Match, Player, Seat
+from claims import services as claims
+from claims.models import Claim
+from games import services
+from games.models import Match, Player, Seat
 from stats.models import Rating
 from tests.conftest import make_match, play_out, rules_form_data
 from tests.tournaments.conftest import enter, make_tournament
@@ -45,23 +47,23 @@ def test_a_scorekeeper_who_presses_rematch_cannot_approve_their_own_claim_of_a_g
     rematch = Match.objects.get(rematch_of=sheet)
     assert response.url == rematch.get_absolute_url()
     assert rematch.created_by == bob
-    client.post(reverse("games:claim_ask", args=[anna.pk]))
+    client.post(reverse("claims:claim_ask", args=[anna.pk]))
 
     claim = Claim.objects.get(guest_number=anna.pk)
     assert claim.is_pending  # not approved by bob's own word
     assert Seat.objects.filter(player=anna).count() == annas_seats + 1  # Anna is still a guest
-    assert players.deciders(claim) == {alice.pk}
+    assert claims.deciders(claim) == {alice.pk}
     # Bob's claims page says who decides; bob cannot decide himself.
-    page = client.get(reverse("games:claims")).content.decode()
+    page = client.get(reverse("claims:claims")).content.decode()
     assert "Decides:" in page and ">alice</a>" in page
     response = client.post(
-        reverse("games:claim_decide", args=[claim.pk]), {"decision": "approve"}, follow=True
+        reverse("claims:claim_decide", args=[claim.pk]), {"decision": "approve"}, follow=True
     )
     assert "Nobody decides their own claim" in response.content.decode()
     assert Claim.objects.get(pk=claim.pk).is_pending
     # Deleting the rematch leaves the claim to alice, who refuses it; her decision is kept.
     client.post(reverse("games:match_delete", args=[rematch.pk]))
-    players.decide(claim=claim, approve=False, by=alice)
+    claims.decide(claim=claim, approve=False, by=alice)
     claim.refresh_from_db()
     assert (claim.status, claim.decided_by) == (Claim.Status.REFUSED, alice)
     assert Player.objects.get(pk=anna.pk).user_id is None
@@ -71,7 +73,7 @@ def test_the_guests_profile_tells_the_claimant_who_decides(client, alice, bob):
     make_match(alice, ["alice", "Anna"])
     anna = Player.objects.get(name="Anna")
     client.force_login(bob)
-    client.post(reverse("games:claim_ask", args=[anna.pk]))
+    client.post(reverse("claims:claim_ask", args=[anna.pk]))
     page = client.get(reverse("stats:profile", args=[anna.pk])).content.decode()
     assert "You asked for this profile" in page
     assert "Decides:" in page and ">alice</a>" in page
@@ -108,11 +110,11 @@ def test_a_stranger_naming_an_account_puts_nothing_on_its_record_until_it_confir
     assert 'class="waiting"' in home and "1 claim waits for your decision" in home
     link = Claim.objects.get(user=carol, status=Claim.Status.PENDING)
     assert (link.kind, link.asked_by) == (Claim.Kind.LINK, bob)
-    claims = client.get(reverse("games:claims")).content.decode()
-    assert "bob linked the guest carol to carol" in claims and "Confirm: it is me" in claims
+    page = client.get(reverse("claims:claims")).content.decode()
+    assert "bob linked the guest carol to carol" in page and "Confirm: it is me" in page
 
     # She confirms: the match is hers, with its rating.
-    client.post(reverse("games:claim_decide", args=[link.pk]), {"decision": "approve"})
+    client.post(reverse("claims:claim_decide", args=[link.pk]), {"decision": "approve"})
     assert seated_names(sheet)[1] == ("carol", True)
     assert Rating.objects.get(player=carols, pool__preset="classic").matches == 1
     assert 'class="waiting"' not in client.get(reverse("home")).content.decode()
@@ -126,7 +128,7 @@ def test_an_account_that_refuses_stays_off_the_table_and_is_not_asked_again(clie
     play_out(sheet, bob, winner_index=1)
     link = Claim.objects.get(user=carol)
     client.force_login(carol)
-    client.post(reverse("games:claim_decide", args=[link.pk]), {"decision": "refuse"})
+    client.post(reverse("claims:claim_decide", args=[link.pk]), {"decision": "refuse"})
     assert Claim.objects.get(pk=link.pk).status == Claim.Status.REFUSED
     assert not Rating.objects.filter(player__user=carol).exists()
     # bob names her again: the same guest of his sits there, and she is not asked again.
@@ -147,7 +149,7 @@ def test_a_rematch_by_a_scorekeeper_asks_the_accounts_at_the_table(client, alice
     first = start_sheet(client, alice, ["alice", "carol"])
     client.force_login(carol)
     link = Claim.objects.get(user=carol)
-    client.post(reverse("games:claim_decide", args=[link.pk]), {"decision": "approve"})
+    client.post(reverse("claims:claim_decide", args=[link.pk]), {"decision": "approve"})
     sheet = start_sheet(client, alice, ["alice", "carol", "Dan"])
     assert seated_names(sheet)[1] == ("carol", True)
     services.add_scorekeeper(match=sheet, username="bob", by=alice)
@@ -167,7 +169,7 @@ def test_a_director_naming_an_account_enters_a_guest_until_it_confirms(alice, bo
     (entrant,) = enter(tournament, ["carol"], alice)
     assert entrant.player.user is None and entrant.player.name == "carol"
     link = Claim.objects.get(user=carol, asked_by=alice)
-    players.decide(claim=link, approve=True, by=carol)
+    claims.decide(claim=link, approve=True, by=carol)
     assert list(tournament.entrants.values_list("player__user__username", flat=True)) == ["carol"]
     # bob registers himself: that is his own doing, and counts at once.
     tournament_services.register(tournament=tournament, user=bob)
@@ -182,12 +184,12 @@ def test_a_guest_standing_in_for_a_hidden_account_is_hidden_with_it(
     client, bob, carol, django_user_model
 ):
     dave = django_user_model.objects.create_user("dave", "dave@example.com", "x")
-    players.set_private(player=carol.player, private=True, by=carol)
+    claims.set_private(player=carol.player, private=True, by=carol)
     sheet = start_sheet(client, bob, ["bob", "carol"])
     client.get(sheet.get_absolute_url())  # bob reads what he was told
     client.force_login(dave)
     page = client.get(sheet.get_absolute_url()).content.decode()
     assert "carol" not in page and "Hidden player" in page
     # She shows her name again: the guest standing in for her shows it too.
-    players.set_private(player=carol.player, private=False, by=carol)
+    claims.set_private(player=carol.player, private=False, by=carol)
     assert "carol" in client.get(sheet.get_absolute_url()).content.decode()

@@ -11,7 +11,7 @@ from django.utils.functional import SimpleLazyObject
 
 from core import versions
 
-CLAIMS_VERSION_KEY = "games:claims-version"
+CLAIMS_VERSION_KEY = "claims:version"
 COUNT_SECONDS = 60
 
 
@@ -33,7 +33,7 @@ def _new_version() -> None:
 
 def waiting_count(user) -> int:
     """How many claims and links wait for this user's decision."""
-    from games.players import waiting  # games.players builds on the services, which use this
+    from claims.services import waiting  # the services tell this module of every change
 
     count = cache.get(_key(user))
     if count is None:
@@ -49,7 +49,7 @@ def remember_count(user, count: int) -> int:
 
 
 def _key(user) -> str:
-    return f"games:waiting:{user.pk}:{claims_version()}"
+    return f"claims:waiting:{user.pk}:{claims_version()}"
 
 
 def context(request) -> dict:

@@ -10,12 +10,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from claims import notices, services
+from claims.models import Claim
 from core.http import local_path
 from core.limits import limit
 from core.validators import MAX_ID
-from games import extensions, notices, players
-from games.models import Claim, Player
-from games.services import NotAllowed
+from games import extensions
+from games.models import Player
+from games.services import NotAllowed, own_player
 
 PENDING_SHOWN = 200  # pending claims looked through for the ones a judge decides
 HISTORY = 50
@@ -25,17 +27,17 @@ HISTORY = 50
 def claims(request: HttpRequest) -> HttpResponse:
     """Claims waiting for this user's decision, links to confirm, and their own requests."""
     user = request.user
-    to_decide, to_confirm = players.waiting(user, limit=PENDING_SHOWN)
+    to_decide, to_confirm = services.waiting(user, limit=PENDING_SHOWN)
     history = list(
         Claim.objects.filter(Q(asked_by=user) | Q(user=user) | Q(decided_by=user))
         .select_related("guest", "user", "asked_by", "decided_by")
         .distinct()[:HISTORY]
     )
-    players.show_deciders(claim for claim in history if claim.is_pending)
+    services.show_deciders(claim for claim in history if claim.is_pending)
     notices.remember_count(user, len(to_decide) + len(to_confirm))
     return render(
         request,
-        "games/claims.html",
+        "claims/claims.html",
         {"to_decide": to_decide, "to_confirm": to_confirm, "history": history},
     )
 
@@ -46,7 +48,7 @@ def claims(request: HttpRequest) -> HttpResponse:
 def ask(request: HttpRequest, guest: int) -> HttpResponse:
     player = _player(guest)
     try:
-        claim = players.ask(guest=player, by=request.user)
+        claim = services.ask(guest=player, by=request.user)
     except NotAllowed as refusal:
         messages.error(request, str(refusal))
         return _back(request, player)
@@ -70,7 +72,7 @@ def ask(request: HttpRequest, guest: int) -> HttpResponse:
 def link(request: HttpRequest, guest: int) -> HttpResponse:
     player = _player(guest)
     try:
-        claim = players.link(
+        claim = services.link(
             guest=player, username=request.POST.get("username", ""), by=request.user
         )
     except NotAllowed as refusal:
@@ -92,7 +94,7 @@ def decide(request: HttpRequest, pk: int) -> HttpResponse:
     claim = get_object_or_404(Claim.objects.select_related("user"), pk=_id(pk))
     approve = request.POST.get("decision") == "approve"
     try:
-        players.decide(claim=claim, approve=approve, by=request.user)
+        services.decide(claim=claim, approve=approve, by=request.user)
     except NotAllowed as refusal:
         messages.error(request, str(refusal))
     else:
@@ -106,7 +108,7 @@ def decide(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(
                 request, _("Refused: %(guest)s stays a guest.") % {"guest": claim.guest_name}
             )
-    return redirect(_safe_next(request) or "games:claims")
+    return redirect(_safe_next(request) or "claims:claims")
 
 
 @login_required
@@ -114,20 +116,20 @@ def decide(request: HttpRequest, pk: int) -> HttpResponse:
 def withdraw(request: HttpRequest, pk: int) -> HttpResponse:
     claim = get_object_or_404(Claim, pk=_id(pk))
     try:
-        players.withdraw(claim=claim, by=request.user)
+        services.withdraw(claim=claim, by=request.user)
     except NotAllowed as refusal:
         messages.error(request, str(refusal))
     else:
         messages.success(request, _("Withdrawn."))
-    return redirect(_safe_next(request) or "games:claims")
+    return redirect(_safe_next(request) or "claims:claims")
 
 
 @login_required
 @require_POST
 def privacy(request: HttpRequest) -> HttpResponse:
-    player = players.own_player(request.user)
+    player = own_player(request.user)
     private = request.POST.get("private") == "on"
-    players.set_private(player=player, private=private, by=request.user)
+    services.set_private(player=player, private=private, by=request.user)
     if private:
         messages.success(
             request,
@@ -154,8 +156,8 @@ def _safe_next(request: HttpRequest) -> str | None:
 
 
 def _to_profile(player: Player) -> HttpResponse:
-    return redirect(extensions.player_page(player.pk) or "games:claims")
+    return redirect(extensions.player_page(player.pk) or "claims:claims")
 
 
 def _back(request: HttpRequest, player: Player) -> HttpResponse:
-    return redirect(_safe_next(request) or extensions.player_page(player.pk) or "games:claims")
+    return redirect(_safe_next(request) or extensions.player_page(player.pk) or "claims:claims")

@@ -11,9 +11,10 @@ Rematch. Nobody decides their own claim: a judge who asks waits for another judg
 with no other judge is decided by the site's staff (`deciders`).
 
 A scorekeeper naming someone else's account at their table does not put it on that account's
-record either: the seat goes to a guest of that name and the account is asked to confirm, as a
-link (`services.players_for_names`). Once they confirm one, that scorekeeper's later tables
-count for them at once (`services.counts_for`).
+record either: the seat goes to a guest of that name (games.services.players_for_names) and the
+account is asked to confirm, as a link (`ask_to_confirm`, answering games'
+`signals.account_named`). Once they confirm one, that scorekeeper's later tables count for them
+at once (`confirmed_a_guest_of`, answering `signals.tables_counted`).
 
 Approved, the guest is merged (`_merge`): rows that say who played (foreign keys that PROTECT
 the player: seats, played seats, tournament entries) move to the account's player in one
@@ -37,16 +38,19 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from claims import notices, signals
+from claims.models import Claim
 from core.names import sort_key
-from games import notices, owners, signals
+from games import owners
 from games.audience import names_changed
-from games.models import Claim, Match, Player, Seat
+from games.models import Match, Player, Seat
 from games.services import (
     NotAllowed,
     account_named,
     announce_results,
     lock_matches,
     mark_changed,
+    own_player,
 )
 
 log = logging.getLogger(__name__)
@@ -107,11 +111,6 @@ def claimable_problem(guest: Player) -> str | None:
     if guest.user_id is not None:
         return _("This player already has an account.")
     return None
-
-
-def own_player(user) -> Player:
-    """The account's player (every account has one; made here if an old account lacks it)."""
-    return Player.objects.get_or_create(user=user, defaults={"name": user.get_username()})[0]
 
 
 def sat_together(guest: Player, player: Player) -> bool:
@@ -247,6 +246,51 @@ def withdraw(*, claim: Claim, by) -> Claim:
         _close(claim, Claim.Status.WITHDRAWN, by)
         log.info("claim %s: withdrawn by %s", claim.pk, by)
         return claim
+
+
+def ask_to_confirm(*, guest: Player, user, by) -> None:
+    """A scorekeeper (`by`) named `user`'s account at a table and seated `guest` instead
+    (games.signals.account_named): ask `user` to confirm that the guest is them, unless they
+    were asked already (a pending link) or said it is not them (a refused one). Inside the
+    transaction that seats the guest."""
+    Player.objects.select_for_update().filter(pk=guest.pk).first()  # one link at a time
+    asked = Claim.objects.filter(
+        kind=Claim.Kind.LINK,
+        guest_number=guest.pk,
+        user=user,
+        status__in=[Claim.Status.PENDING, Claim.Status.REFUSED],
+    )
+    if not asked.exists():
+        Claim.objects.create(
+            kind=Claim.Kind.LINK,
+            guest=guest,
+            guest_number=guest.pk,
+            guest_name=guest.name,
+            user=user,
+            asked_by=by,
+        )
+        notices.claims_changed()
+
+
+def confirmed_a_guest_of(user, by) -> bool:
+    """Has `user` confirmed that one of `by`'s guests was them? Then they know each other, and
+    `by`'s tables count on `user`'s record at once (games.signals.tables_counted)."""
+    return Claim.objects.filter(
+        kind=Claim.Kind.LINK, user=user, asked_by=by, status=Claim.Status.APPROVED
+    ).exists()
+
+
+def asked_at(match: Match, by) -> list[str]:
+    """The usernames of the accounts `by` asked to confirm a guest seated at `match`, and who
+    have not answered yet (games.signals.stand_ins_waiting)."""
+    return list(
+        Claim.objects.filter(
+            kind=Claim.Kind.LINK,
+            status=Claim.Status.PENDING,
+            asked_by=by,
+            guest__seats__match=match,
+        ).values_list("user__username", flat=True)
+    )
 
 
 def _check_claimable(guest: Player, target: Player) -> None:
