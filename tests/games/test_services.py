@@ -246,3 +246,23 @@ def test_a_played_round_cut_at_the_move_limit_is_kept_and_later_rounds_score_on(
     with pytest.raises(RulesError, match="here nobody did"):
         match.refresh_from_db()
         services.record_round(match=match, outcomes=cut, version=match.version, by=alice)
+
+
+def test_without_the_claims_app_a_named_account_sits_as_a_guest_and_nobody_is_asked(
+    monkeypatch, alice, bob
+):
+    # games answers for itself when no app listens to its signals (claims not installed): the
+    # account is not put on a table it did not agree to, and nothing else is written.
+    from claims.models import Claim
+    from games import signals
+
+    for signal in (signals.account_named, signals.tables_counted, signals.stand_ins_waiting):
+        monkeypatch.setattr(signal, "receivers", [])
+    first = make_match(alice, ["alice", "bob"])
+    again = services.rematch(match=first, by=alice)
+    for match in (first, again):
+        seated = [seat.player for seat in match.seats.order_by("position")]
+        assert seated[0].user == alice
+        assert (seated[1].name, seated[1].is_guest, seated[1].added_by) == ("bob", True, alice)
+    assert not services.counts_for(bob, alice)
+    assert not Claim.objects.exists()
