@@ -1,5 +1,5 @@
-"""The only code that writes players: claims of guest profiles, merging a guest into an
-account's player, and what a player shows of themselves to visitors.
+"""The only code that writes claims of guest profiles, merges a guest into an account's
+player, and sets what a player shows of themselves to visitors.
 
 A guest typed in by a scorekeeper may later turn out to be someone with an account. Either the
 account's user asks for the guest (`ask`) and one of the guest's judges decides (`decide`), or a
@@ -12,9 +12,9 @@ with no other judge is decided by the site's staff (`deciders`).
 
 A scorekeeper naming someone else's account at their table does not put it on that account's
 record either: the seat goes to a guest of that name (games.services.players_for_names) and the
-account is asked to confirm, as a link (`ask_to_confirm`, answering games'
-`signals.account_named`). Once they confirm one, that scorekeeper's later tables count for them
-at once (`confirmed_a_guest_of`, answering `signals.tables_counted`).
+account is asked to confirm, as a link (`ask_to_confirm`, answering
+`games.signals.account_named`). Once they confirm one, that scorekeeper's later tables count for
+them at once (`confirmed_a_guest_of`, answering `games.signals.tables_counted`).
 
 Approved, the guest is merged (`_merge`): rows that say who played (foreign keys that PROTECT
 the player: seats, played seats, tournament entries) move to the account's player in one
@@ -424,7 +424,7 @@ def set_private(*, player: Player, private: bool, by) -> None:
             player.private = private
             player.save(update_fields=["private"])
             # The guests that stand in for the account at others' tables until it confirms
-            # (services.players_for_names) carry its name: they hide or show with it.
+            # (games.services.players_for_names) carry its name: they hide or show with it.
             Player.objects.filter(
                 user=None,
                 claims__user=by,

@@ -9,8 +9,9 @@ from django.db import migrations
 def _move(apps, old: str, new: str) -> None:
     ContentType = apps.get_model("contenttypes", "ContentType")
     moved = ContentType.objects.filter(app_label=old, model="claim")
-    # A database that never had the old one (new) has nothing to move; one that has both
-    # keeps what it has rather than lose the permissions and log lines of either.
+    # A database that never had the old one (new) has nothing to move. One that has both (it
+    # was migrated back and forth: `migrate` makes the new one afresh on the way back) keeps
+    # both as they are rather than lose the permissions and log lines of either.
     if not ContentType.objects.filter(app_label=new, model="claim").exists():
         moved.update(app_label=new)
 
