@@ -112,6 +112,7 @@ INSTALLED_APPS = [
     "config",
     "core",
     "games",
+    "play",
     "tournaments",
     "stats",
 ]

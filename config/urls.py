@@ -1,4 +1,4 @@
-"""Root URLs: the home page, the games and tournaments apps, accounts (allauth), language
+"""Root URLs: the home page, the play, games and tournaments apps, accounts (allauth), language
 switch, admin."""
 
 from allauth.account.decorators import secure_admin_login
@@ -13,6 +13,8 @@ admin.site.login = secure_admin_login(admin.site.login)
 
 urlpatterns = [
     path("", views.home, name="home"),
+    # Played tables first: their polls are the most frequent requests of the site.
+    path("play/", include("play.urls")),
     path("", include("games.urls")),
     path("tournaments/", include("tournaments.urls")),
     path("players/", include("stats.urls")),

@@ -17,8 +17,10 @@ from django.utils import timezone
 
 from cards101.engine import Game
 from cards101.rules import PRESETS
-from games import play, players, services
-from games.models import Claim, Match, Player, PlayTable
+from games import players, services
+from games.models import Claim, Match, Player
+from play import services as play
+from play.models import PlayTable
 from tests.conftest import counts_tables_of, make_match, play_out, record
 from tournaments import services as tournaments
 from tournaments.models import Tournament

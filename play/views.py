@@ -15,10 +15,10 @@ from django.views.decorators.vary import vary_on_headers
 from cards101.engine import IllegalMove, Move
 from cards101.rules import RulesError, parse_card
 from core.limits import limit
-from games import play
-from games.forms import PlayTableForm
 from games.labels import card_name, card_notation, rules_message, rules_summary
-from games.models import PlaySeat, PlayTable
+from play import services
+from play.forms import PlayTableForm
+from play.models import PlaySeat, PlayTable
 
 
 def _get_table(pk: int) -> PlayTable:
@@ -39,7 +39,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     )
     return render(
         request,
-        "games/lobby.html",
+        "play/lobby.html",
         {"mine": _rows(mine), "open_tables": _rows(open_tables)},
     )
 
@@ -61,7 +61,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
         form = PlayTableForm(request.POST, preset=request.POST.get("preset"))
         if form.is_valid():
             try:
-                table = play.create_table(
+                table = services.create_table(
                     by=request.user,
                     preset=form.cleaned_data["preset"],
                     variant=form.cleaned_data["variant"],
@@ -69,13 +69,13 @@ def table_new(request: HttpRequest) -> HttpResponse:
                     public=form.cleaned_data["public"],
                     move_seconds=form.cleaned_data["move_seconds"],
                 )
-            except play.TableError as error:
+            except services.TableError as error:
                 form.add_error(None, str(error))
             else:
                 return redirect(table)
     else:
         form = PlayTableForm(preset=request.GET.get("preset"))
-    template = "games/play_new.html"
+    template = "play/new.html"
     if request.htmx and request.method == "GET":
         template = form.options_template_name
     return render(request, template, {"form": form})
@@ -93,8 +93,8 @@ def join_link(request: HttpRequest, invite: str) -> HttpResponse:
 def join(request: HttpRequest, pk: int) -> HttpResponse:
     table = _get_table(pk)
     try:
-        play.join(table=table, user=request.user, invite=request.POST.get("invite"))
-    except play.TableError as error:
+        services.join(table=table, user=request.user, invite=request.POST.get("invite"))
+    except services.TableError as error:
         messages.error(request, str(error))
     return redirect(table)
 
@@ -104,11 +104,13 @@ def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The board. A poll (htmx, with the version it shows) that finds nothing new answers 204
     without rendering; a poll when the server owes a move (a bot's) makes it first."""
     if request.htmx and "v" in request.GET:
-        polled = play.poll(pk)
+        polled = services.poll(pk)
         if polled is None:
             raise Http404
         version, due = polled
-        if request.GET["v"] == str(version) and (not due or not play.step(table=PlayTable(pk=pk))):
+        if request.GET["v"] == str(version) and (
+            not due or not services.step(table=PlayTable(pk=pk))
+        ):
             return HttpResponse(status=204)
     return _render_board(request, _get_table(pk))
 
@@ -116,7 +118,7 @@ def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def _render_board(request: HttpRequest, table: PlayTable, error: str = "") -> HttpResponse:
     seats = list(table.seats.select_related("user__player", "player"))
     # Not by user id alone: an anonymous visitor's id is None, like a bot seat's user.
-    mine = play.seat_of(seats, request.user)
+    mine = services.seat_of(seats, request.user)
     context = {
         "table": table,
         "seats": seats,
@@ -128,7 +130,7 @@ def _render_board(request: HttpRequest, table: PlayTable, error: str = "") -> Ht
     }
     if table.state is not None:
         context |= _board(table, seats, mine)
-    template = "games/play.html"
+    template = "play/table.html"
     if request.htmx:
         template += "#board"
     return render(request, template, context)
@@ -152,8 +154,8 @@ SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
 def _board(table: PlayTable, seats: list[PlaySeat], mine: PlaySeat | None) -> dict:
-    """What the board shows this seat: only what `play.view_for` lets it see."""
-    view = play.view_for(table, mine)
+    """What the board shows this seat: only what `services.view_for` lets it see."""
+    view = services.view_for(table, mine)
     legal = view.get("legal", [])
     plays: dict[str, list[str | None]] = {}
     for move in legal:
@@ -257,13 +259,13 @@ def move(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         chosen = _posted_move(request)
         version = int(request.POST.get("version", ""))
-        play.play(table=table, user=request.user, move=chosen, version=version)
+        services.play(table=table, user=request.user, move=chosen, version=version)
     except IllegalMove as refused:
         names = {seat.position: str(seat) for seat in table.seats.select_related("player")}
         error = rules_message(refused, names)
     except (ValueError, RulesError):
         error = _("That move could not be read.")
-    except play.TableError as refused:
+    except services.TableError as refused:
         error = str(refused)
     return _answer(request, pk, error)
 
@@ -295,8 +297,8 @@ def _posted_move(request: HttpRequest) -> Move:
 def come_back(request: HttpRequest, pk: int) -> HttpResponse:
     table = _get_table(pk)
     try:
-        play.come_back(table=table, user=request.user)
-    except play.TableError as error:
+        services.come_back(table=table, user=request.user)
+    except services.TableError as error:
         messages.error(request, str(error))
     return redirect(table)
 
@@ -308,10 +310,10 @@ def next_round(request: HttpRequest, pk: int) -> HttpResponse:
     error = ""
     try:
         version = int(request.POST.get("version", ""))
-        play.next_round(table=table, user=request.user, version=version)
+        services.next_round(table=table, user=request.user, version=version)
     except ValueError:
         error = _("The table has moved on; here it is now.")
-    except play.TableError as refused:
+    except services.TableError as refused:
         error = str(refused)
     return _answer(request, pk, error)
 
@@ -322,8 +324,8 @@ def next_round(request: HttpRequest, pk: int) -> HttpResponse:
 def rematch(request: HttpRequest, pk: int) -> HttpResponse:
     table = _get_table(pk)
     try:
-        new = play.rematch(table=table, by=request.user)
-    except play.TableError as error:
+        new = services.rematch(table=table, by=request.user)
+    except services.TableError as error:
         messages.error(request, str(error))
         return redirect(table)
     messages.success(request, _("A new table with the same seats is ready."))
@@ -335,7 +337,7 @@ def replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     table = _get_table(pk)
     if table.state is None:
         raise Http404
-    current = play.view_for(table, None)
+    current = services.view_for(table, None)
     finished = current["round"] if current["round_over"] else current["round"] - 1
     if not 1 <= number <= finished + 1:
         raise Http404
@@ -344,16 +346,16 @@ def replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     except ValueError:
         step = 0
     seats = list(table.seats.select_related("user", "player"))
-    mine = play.seat_of(seats, request.user)
-    game, count = play.replay(table, number - 1, step)
+    mine = services.seat_of(seats, request.user)
+    game, count = services.replay(table, number - 1, step)
     step = min(step, count)
     view = game.view(mine.position if mine else 0)
     if mine is None:
-        view = play.public_view(view)
+        view = services.public_view(view)
     names = {seat.position: str(seat) for seat in seats}
     return render(
         request,
-        "games/play_replay.html",
+        "play/replay.html",
         {
             "table": table,
             "number": number,
