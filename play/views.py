@@ -15,8 +15,10 @@ from django.views.decorators.vary import vary_on_headers
 from cards101.engine import IllegalMove, Move
 from cards101.rules import RulesError, parse_card
 from core.limits import limit
-from games.labels import card_name, card_notation, rules_message, rules_summary
+from games.labels import rules_message, rules_summary
+from games.models import Seat
 from play import services
+from play.board import SUIT_SYMBOLS, Face, board, describe
 from play.forms import PlayTableForm
 from play.models import PlaySeat, PlayTable
 
@@ -129,7 +131,10 @@ def _render_board(request: HttpRequest, table: PlayTable, error: str = "") -> Ht
         "poll_after": _poll_after(table),
     }
     if table.state is not None:
-        context |= _board(table, seats, mine)
+        # What the board shows this seat: only what `services.view_for` lets it see.
+        shown = board(services.view_for(table, mine), seats, mine)
+        context["board"] = shown
+        context["ranking"] = _ranking(table) if shown.match_over and table.match_id else []
     template = "play/table.html"
     if request.htmx:
         template += "#board"
@@ -145,110 +150,9 @@ def _poll_after(table: PlayTable) -> int:
     return int(min(1000, max(100, due + 50)))
 
 
-def _card(code: str) -> dict:
-    card = parse_card(code)
-    return {"code": code, "label": card_notation(card), "suit": card.suit, "title": card_name(card)}
-
-
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-
-
-def _board(table: PlayTable, seats: list[PlaySeat], mine: PlaySeat | None) -> dict:
-    """What the board shows this seat: only what `services.view_for` lets it see."""
-    view = services.view_for(table, mine)
-    legal = view.get("legal", [])
-    plays: dict[str, list[str | None]] = {}
-    for move in legal:
-        if move["kind"] == "play":
-            plays.setdefault(move["card"], []).append(move.get("suit"))
-    hand = [
-        _card(code)
-        | {
-            "playable": code in plays,
-            # A Queen is played with the suit it orders: one button per suit.
-            "orders": [(s, SUIT_SYMBOLS[s]) for s in plays.get(code, []) if s],
-        }
-        for code in view.get("hand", [])
-    ]
-    # A play of a card not in the hand: the Queen a `dealer_card` opening turned up lies on
-    # the pile, and its leader's only moves are that Queen with each suit.
-    turned_up = [
-        _card(code) | {"orders": [(s, SUIT_SYMBOLS[s]) for s in suits if s]}
-        for code, suits in plays.items()
-        if code not in view.get("hand", [])
-    ]
-    kinds = {move["kind"] for move in legal}
-    players = []
-    for seat in seats:
-        position = seat.position
-        players.append(
-            {
-                "seat": seat,
-                "cards": view["hand_counts"][position],
-                # At the end of a round, the totals with that round counted.
-                "total": view.get("totals_after", view["totals"])[position],
-                "to_move": view["to_move"] == position and not view["round_over"],
-                "out": position in view["went_out"],
-                "active": position in view["active"],
-                "hand": [_card(c) for c in view["hands"][position]] if "hands" in view else [],
-                "score": view["scores"][position] if view.get("scores") else None,
-            }
-        )
-    names = {seat.position: str(seat) for seat in seats}
-    ranking = []
-    if view["match_over"] and table.match_id:
-        ranking = list(table.match.seats.select_related("player").order_by("place", "position"))
-    return {
-        "view": view,
-        "ranking": ranking,
-        "hand": hand,
-        "turned_up": turned_up,
-        "can_draw": "draw" in kinds,
-        "can_pass": "pass" in kinds,
-        "top": _card(view["top"]) if view.get("top") else None,
-        "ordered": SUIT_SYMBOLS.get(view.get("ordered_suit") or ""),
-        "players": players,
-        "log": [_describe(event, names) for event in view.get("log", [])][-12:][::-1],
-    }
-
-
-def _describe(event: dict, names: dict[int, str]) -> str:
-    """One event of the round in words."""
-    name = names.get(event.get("seat"), "")
-    match event.get("kind"):
-        case "play":
-            text = _("%(name)s plays %(card)s") % {
-                "name": name,
-                "card": card_notation(parse_card(event["card"])),
-            }
-            if event.get("suit"):
-                text += " " + _("and orders %(suit)s") % {"suit": SUIT_SYMBOLS[event["suit"]]}
-            return text
-        case "draw":
-            return _("%(name)s draws %(count)s") % {"name": name, "count": event.get("count", 1)}
-        case "pass":
-            return _("%(name)s passes") % {"name": name}
-        case "skip":
-            return _("%(name)s skips a turn") % {"name": name}
-        case "out":
-            return _("%(name)s goes out") % {"name": name}
-        case "restock":
-            return _("The pile is turned over into a new stock")
-        case "cut":
-            return _("The round is cut after %(count)s moves: each hand is counted") % {
-                "count": event.get("count", 0)
-            }
-        case "opening":
-            return _("The first card: %(card)s") % {
-                "card": card_notation(parse_card(event["card"]))
-            }
-        case "order":
-            return _("%(name)s orders %(suit)s on the turned-up %(card)s") % {
-                "name": name,
-                "suit": SUIT_SYMBOLS[event["suit"]],
-                "card": card_notation(parse_card(event["card"])),
-            }
-    return ""
+def _ranking(table: PlayTable) -> list[Seat]:
+    """The match's seats by place, once it is over (for the board's ranking)."""
+    return list(table.match.seats.select_related("player").order_by("place", "position"))
 
 
 @login_required
@@ -363,11 +267,11 @@ def replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             "count": count,
             "previous": step - 1 if step > 0 else None,
             "next": step + 1 if step < count else None,
-            "top": _card(view["top"]) if view.get("top") else None,
-            "hand": [_card(code) for code in view.get("hand", [])],
+            "top": Face.of(view["top"]) if view.get("top") else None,
+            "hand": [Face.of(code) for code in view.get("hand", [])],
             "players": [
                 (names[seat.position], view["hand_counts"][seat.position]) for seat in seats
             ],
-            "log": [_describe(event, names) for event in view.get("log", [])][::-1],
+            "log": [describe(event, names) for event in view.get("log", [])][::-1],
         },
     )

@@ -16,9 +16,9 @@ from play import services as play
 from play.models import PlayTable
 from tests.clock import Clock
 from tests.conftest import make_match
+from tests.games.test_views import GOOD_ROUND, new_match_data, round_data
 from tests.play.test_play import table_form_data
 from tests.play.test_play_servers import log_in, send
-from tests.games.test_views import GOOD_ROUND, new_match_data, round_data
 from tests.test_rate_limits import PROXY, behind_one_proxy  # noqa: F401  (a fixture)
 from tests.tournaments.test_views import form_data as tournament_data
 from tournaments.models import Tournament
