@@ -76,7 +76,7 @@ def _make_table():
     from django.contrib.auth import get_user_model
 
     from cards101.rules import PRESETS
-    from games import play
+    from play import services as play
 
     user = get_user_model().objects.create_user("bench-player", password="bench-password")
     table = play.create_table(
@@ -105,8 +105,8 @@ def _my_turn(table) -> None:
     from django.utils import timezone
 
     from cards101.engine import Game
-    from games import play
-    from games.models import PlayTable
+    from play import services as play
+    from play.models import PlayTable
 
     for _ in range(500):
         table.refresh_from_db()

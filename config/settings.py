@@ -113,6 +113,7 @@ INSTALLED_APPS = [
     "core",
     "games",
     "claims",
+    "play",
     "tournaments",
     "stats",
 ]

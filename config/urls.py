@@ -1,4 +1,4 @@
-"""Root URLs: the home page, the games, claims, tournaments and stats apps, accounts
+"""Root URLs: the home page, the play, games, claims, tournaments and stats apps, accounts
 (allauth), language switch, admin."""
 
 from allauth.account.decorators import secure_admin_login
@@ -13,6 +13,8 @@ admin.site.login = secure_admin_login(admin.site.login)
 
 urlpatterns = [
     path("", views.home, name="home"),
+    # Played tables first: their polls are the most frequent requests of the site.
+    path("play/", include("play.urls")),
     path("", include("games.urls")),
     path("", include("claims.urls")),
     path("tournaments/", include("tournaments.urls")),

@@ -1,8 +1,10 @@
 """Who has a say over a match: its creator and scorekeepers, or the app that made it.
 
 A tournament owns its tables: their rights, their lock and their place on the site come from
-the tournament. `games` imports none of the apps built on it; each registers an owner for
-the kind of match it creates (`register(Match.Kind.TOURNAMENT, ...)` in its AppConfig.ready).
+the tournament; a table played on the site owns the match its moves score. `games` imports
+none of the apps built on it; each registers an owner for the kind of match it creates
+(`register(Match.Kind.TOURNAMENT, ...)`, `register(Match.Kind.ONLINE, ...)` in its
+AppConfig.ready).
 """
 
 from __future__ import annotations
@@ -59,31 +61,8 @@ class ScoreSheets:
         return {}
 
 
-class PlayedTables:
-    """A match played on the site: its moves score it, nobody enters or corrects its rounds."""
-
-    def lock(self, match: Match) -> None:
-        pass
-
-    def refusal(self, match: Match, user) -> str | None:
-        return _("This match was played on the site: its rounds come from the moves played.")
-
-    def changed(self, match: Match) -> None:
-        pass
-
-    def crumbs(self, match: Match) -> list[tuple[str, str]]:
-        table = getattr(match, "play_table", None)
-        crumbs = [(_("Play"), reverse("games:lobby"))]
-        if table is not None:
-            crumbs.append((str(table), table.get_absolute_url()))
-        return crumbs
-
-    def labels(self, matches: list[Match]) -> dict[int, str]:
-        return {match.pk: _("played on the site") for match in matches}
-
-
 _DEFAULT = ScoreSheets()
-_owners: dict[str, Owner] = {"online": PlayedTables()}
+_owners: dict[str, Owner] = {}
 
 
 def register(kind: str, owner: Owner) -> None:

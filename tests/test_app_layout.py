@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-APPS = ("config", "core", "games", "claims", "tournaments", "stats")
+APPS = ("config", "core", "games", "claims", "play", "tournaments", "stats")
 
 
 def imported_modules(source: str) -> set[str]:

@@ -12,13 +12,14 @@ from django.urls import reverse
 
 from cards101.rules import PRESETS
 from claims.models import Claim
-from games import play
-from games.models import Match, Player, PlayTable
+from games.models import Match, Player
+from play import services as play
+from play.models import PlayTable
 from tests.clock import Clock
 from tests.conftest import make_match
-from tests.games.test_play import table_form_data
-from tests.games.test_play_servers import log_in, send
 from tests.games.test_views import GOOD_ROUND, new_match_data, round_data
+from tests.play.test_play import table_form_data
+from tests.play.test_play_servers import log_in, send
 from tests.test_rate_limits import PROXY, behind_one_proxy  # noqa: F401  (a fixture)
 from tests.tournaments.test_views import form_data as tournament_data
 from tournaments.models import Tournament
@@ -124,9 +125,9 @@ def test_the_refusal_is_in_russian_for_a_russian_visitor(client, alice):
 def test_opening_too_many_tables_is_refused_and_opens_nothing(client, alice):
     client.force_login(alice)
     for _table in range(TABLES):
-        assert client.post(reverse("games:play_new"), table_form_data()).status_code == 302
+        assert client.post(reverse("play:new"), table_form_data()).status_code == 302
 
-    response = client.post(reverse("games:play_new"), table_form_data())
+    response = client.post(reverse("play:new"), table_form_data())
     assert_limited(
         response, "You have opened too many tables in a short time: this one was not opened."
     )
@@ -142,10 +143,10 @@ def test_taking_too_many_seats_is_refused_and_takes_nothing(client, alice, bob):
     ]
     client.force_login(bob)
     for table in tables[:SEATS]:
-        client.post(reverse("games:play_join", args=[table.pk]))
+        client.post(reverse("play:join", args=[table.pk]))
     assert PlayTable.objects.filter(seats__user=bob).count() == SEATS
 
-    response = client.post(reverse("games:play_join", args=[tables[-1].pk]))
+    response = client.post(reverse("play:join", args=[tables[-1].pk]))
     assert_limited(
         response, "You have taken too many seats in a short time: this one was not taken."
     )

@@ -85,14 +85,14 @@ def states(world: World) -> dict[str, list[dict]]:
     profiles = [{"pk": carol}, {"pk": world.guest.pk}, {"pk": world.people["bob"].pk}]
     entrant = t["before"].entrants.order_by("pk").first()
     return {
-        "games:play_invite": [{"invite": tables["waiting"].invite}, {"invite": "no-such-link"}],
-        "games:play": every_table,
-        "games:play_join": [{"pk": tables["waiting"].pk}],
-        "games:play_move": [{"pk": tables["your_move"].pk}],
-        "games:play_next": [{"pk": tables["round_over"].pk}],
-        "games:play_back": [{"pk": tables["your_move"].pk}],
-        "games:play_rematch": [{"pk": tables["match_over"].pk}],
-        "games:play_replay": [
+        "play:invite": [{"invite": tables["waiting"].invite}, {"invite": "no-such-link"}],
+        "play:table": every_table,
+        "play:join": [{"pk": tables["waiting"].pk}],
+        "play:move": [{"pk": tables["your_move"].pk}],
+        "play:next": [{"pk": tables["round_over"].pk}],
+        "play:back": [{"pk": tables["your_move"].pk}],
+        "play:rematch": [{"pk": tables["match_over"].pk}],
+        "play:replay": [
             {"pk": tables["round_over"].pk, "number": 1},
             {"pk": tables["match_over"].pk, "number": 1},
         ],

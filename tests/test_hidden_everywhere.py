@@ -76,7 +76,7 @@ def test_no_page_export_or_redirect_shows_a_hidden_name_to_a_stranger(world):
         reverse("tournaments:projector", args=[world.tournaments["running"].pk]),
         reverse("tournaments:standings_csv", args=[world.tournaments["finished"].pk]),
         reverse("tournaments:results_csv", args=[world.tournaments["finished"].pk]),
-        reverse("games:lobby"),
+        reverse("play:lobby"),
         world.tables["match_over"].get_absolute_url(),
         reverse("stats:leaderboard_csv"),
         reverse("stats:profile", args=[world.guest.pk]),  # Anna's: carol is her opponent

@@ -4,7 +4,7 @@ signing out on one server signs out on the other, though sessions are read from 
 import pytest
 from django.urls import reverse
 
-from tests.games.test_play_servers import log_in, send
+from tests.play.test_play_servers import log_in, send
 
 
 @pytest.mark.django_db(transaction=True)

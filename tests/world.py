@@ -19,8 +19,10 @@ from cards101.engine import Game
 from cards101.rules import PRESETS
 from claims import services as claims
 from claims.models import Claim
-from games import play, services
-from games.models import Match, Player, PlayTable
+from games import services
+from games.models import Match, Player
+from play import services as play
+from play.models import PlayTable
 from tests.conftest import counts_tables_of, make_match, play_out, record
 from tournaments import services as tournaments
 from tournaments.models import Tournament

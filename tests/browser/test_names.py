@@ -6,8 +6,8 @@ from django.urls import reverse
 from playwright.sync_api import Page
 
 from cards101.rules import PRESETS
-from games import play
 from games.models import Player
+from play import services as play
 from tests.browser.conftest import in_both_languages
 from tests.conftest import make_match, record
 from tests.tournaments.conftest import enter, make_tournament

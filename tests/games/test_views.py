@@ -409,7 +409,7 @@ def test_a_bad_new_match_form_says_what_is_wrong(client, alice, changes, message
     assert not Match.objects.exists()
 
 
-@pytest.mark.parametrize("form", ["games:new_match", "games:play_new", "tournaments:new"])
+@pytest.mark.parametrize("form", ["games:new_match", "play:new", "tournaments:new"])
 def test_choosing_a_preset_refills_the_options(client, alice, form):
     # The new match, the new played table and the new tournament share one rules picker: each
     # page's presets ask the page's own address for the options, which answers with them alone.

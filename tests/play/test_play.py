@@ -15,9 +15,10 @@ from django.utils import timezone, translation
 
 from cards101.engine import Game, Move
 from cards101.rules import PRESETS, parse_card
-from games import play
 from games.labels import card_name, card_notation
-from games.models import Match, PlayMove, PlayTable
+from games.models import Match
+from play import services as play
+from play.models import PlayMove, PlayTable
 from tests.conftest import at_once, rules_form_data
 
 pytestmark = pytest.mark.django_db
@@ -130,7 +131,7 @@ def test_an_unchanged_poll_answers_204_and_a_due_bot_moves_on_the_poll(client, a
         play.play(table=table, user=alice, move=game.legal_moves()[0], version=table.version)
         game = game_of(table)
     assert game.to_move == 1 and not game.round_over
-    url = reverse("games:play", args=[table.pk])
+    url = reverse("play:table", args=[table.pk])
     # The bot's move is not due yet: nothing new, nothing rendered.
     PlayTable.objects.filter(pk=table.pk).update(
         server_moves_at=timezone.now() + datetime.timedelta(seconds=30)
@@ -174,7 +175,7 @@ def assert_nothing_hidden(body: str, codes: set[str]) -> None:
 def test_no_response_shows_another_seats_cards_or_the_stock(client, alice, bob):
     table = new_table(alice, seats=("me", "greedy", "greedy"))
     until_my_turn(table)
-    url = reverse("games:play", args=[table.pk])
+    url = reverse("play:table", args=[table.pk])
     for user, seat in ((alice, 0), (bob, None), (None, None)):
         if user is not None:
             client.force_login(user)
@@ -186,7 +187,7 @@ def test_no_response_shows_another_seats_cards_or_the_stock(client, alice, bob):
     client.force_login(alice)
     # A refused move answers with the board too: still only alice's cards.
     response = client.post(
-        reverse("games:play_move", args=[table.pk]),
+        reverse("play:move", args=[table.pk]),
         {"version": "1", "kind": "play", "card": "QS"},
         **HTMX,
     )
@@ -198,7 +199,7 @@ def test_my_playable_cards_are_buttons_and_the_others_disabled(client, alice):
     table = new_table(alice, seats=("me", "greedy"))
     game = until_my_turn(table)
     client.force_login(alice)
-    body = client.get(reverse("games:play", args=[table.pk])).content.decode()
+    body = client.get(reverse("play:table", args=[table.pk])).content.decode()
     plays = {m.card.code for m in game.legal_moves() if m.kind == "play"}
     for code in game.view(0)["hand"]:
         if code in plays and not code.startswith("Q"):
@@ -267,7 +268,7 @@ def test_a_finished_round_can_be_replayed_move_by_move_as_my_seat_saw_it(client,
     game = play_round(table, alice)
     moves = PlayMove.objects.filter(table=table, round=0).count()
     client.force_login(alice)
-    url = reverse("games:play_replay", args=[table.pk, 1])
+    url = reverse("play:replay", args=[table.pk, 1])
     first = client.get(url).content.decode()
     assert f"Move 0 of {moves}" in first
     last = client.get(f"{url}?step={moves}").content.decode()
@@ -275,14 +276,14 @@ def test_a_finished_round_can_be_replayed_move_by_move_as_my_seat_saw_it(client,
     # At the end of the replay my hand is what I held when the round ended.
     for code in game.view(0)["hands"][0]:
         assert card_name(parse_card(code)) in last
-    assert client.get(reverse("games:play_replay", args=[table.pk, 5])).status_code == 404
+    assert client.get(reverse("play:replay", args=[table.pk, 5])).status_code == 404
 
 
 def test_the_round_end_shows_every_hand_and_the_next_round_can_be_dealt(client, alice):
     table = new_table(alice, seats=("me", "greedy"))
     game = play_round(table, alice)
     client.force_login(alice)
-    body = client.get(reverse("games:play", args=[table.pk])).content.decode()
+    body = client.get(reverse("play:table", args=[table.pk])).content.decode()
     assert "The round is over" in body or "The match is over" in body
     section = body[
         body.index('class="round-end"') : body.index("</section>", body.index("round-end"))
@@ -331,7 +332,7 @@ def test_an_illegal_move_posted_says_why_and_shows_the_board(client, alice):
     stock_card = game.cards_in_play()["stock"][0]
     client.force_login(alice)
     data = {"version": table.version, "kind": "play", "card": stock_card.code, "suit": ""}
-    response = client.post(reverse("games:play_move", args=[table.pk]), data, **HTMX)
+    response = client.post(reverse("play:move", args=[table.pk]), data, **HTMX)
     body = response.content.decode()
     assert f"{card_notation(stock_card)} is not in your hand" in body
     assert body.lstrip().startswith('<div id="board"')
@@ -339,7 +340,7 @@ def test_an_illegal_move_posted_says_why_and_shows_the_board(client, alice):
     assert not PlayMove.objects.filter(table=table, by="").exists()
     for bad in ({"kind": "fly"}, {"kind": "play", "card": "Zx"}, {"kind": "play", "suit": "X"}):
         response = client.post(
-            reverse("games:play_move", args=[table.pk]), {"version": table.version, **bad}, **HTMX
+            reverse("play:move", args=[table.pk]), {"version": table.version, **bad}, **HTMX
         )
         assert "That move could not be read." in response.content.decode()
 
@@ -355,9 +356,7 @@ def table_form_data(**changes):
 
 def test_a_new_table_from_the_form_starts_against_the_bots_chosen(client, alice):
     client.force_login(alice)
-    response = client.post(
-        reverse("games:play_new"), table_form_data(seat_3="expert", move_seconds="60")
-    )
+    response = client.post(reverse("play:new"), table_form_data(seat_3="expert", move_seconds="60"))
     table = PlayTable.objects.get()
     assert response.status_code == 302 and response["Location"] == table.get_absolute_url()
     assert table.status == PlayTable.Status.PLAYING and table.move_seconds == 60
@@ -378,7 +377,7 @@ def test_a_new_table_with_bad_input_says_what_is_wrong_and_creates_nothing(
     client, alice, changes, message
 ):
     client.force_login(alice)
-    response = client.post(reverse("games:play_new"), table_form_data(**changes))
+    response = client.post(reverse("play:new"), table_form_data(**changes))
     assert response.status_code == 200
     assert message in response.content.decode()
     assert not PlayTable.objects.exists()
@@ -392,16 +391,16 @@ def test_the_lobby_lists_my_tables_and_public_tables_waiting_for_players(client,
         by=alice, preset="aaow", variant=PRESETS["aaow"], seats=["me", "open"]
     )
     client.force_login(bob)
-    body = client.get(reverse("games:lobby")).content.decode()
+    body = client.get(reverse("play:lobby")).content.decode()
     assert "You sit at no table" in body
     assert public.get_absolute_url() in body
     assert private.get_absolute_url() not in body
     # From the lobby, bob takes the open seat of the public table, which starts.
-    response = client.post(reverse("games:play_join", args=[public.pk]))
+    response = client.post(reverse("play:join", args=[public.pk]))
     assert response["Location"] == public.get_absolute_url()
     public.refresh_from_db()
     assert public.status == PlayTable.Status.PLAYING
-    body = client.get(reverse("games:lobby")).content.decode()
+    body = client.get(reverse("play:lobby")).content.decode()
     assert "No public table is waiting" in body
     assert body.count(public.get_absolute_url()) == 1  # now among bob's tables
 
@@ -411,15 +410,15 @@ def test_the_invitation_link_leads_to_the_table_and_a_wrong_one_is_not_found(cli
         by=alice, preset="aaow", variant=PRESETS["aaow"], seats=["me", "open"]
     )
     client.force_login(bob)
-    response = client.get(reverse("games:play_invite", args=[table.invite]))
+    response = client.get(reverse("play:invite", args=[table.invite]))
     assert response["Location"] == f"{table.get_absolute_url()}?invite={table.invite}"
-    assert client.get(reverse("games:play_invite", args=["not-the-invite"])).status_code == 404
+    assert client.get(reverse("play:invite", args=["not-the-invite"])).status_code == 404
     # Joining without the link is refused with the reason, and the seat stays open.
-    client.post(reverse("games:play_join", args=[table.pk]), {"invite": "guess"}, follow=True)
+    client.post(reverse("play:join", args=[table.pk]), {"invite": "guess"}, follow=True)
     table.refresh_from_db()
     assert table.status == PlayTable.Status.WAITING
     response = client.post(
-        reverse("games:play_join", args=[table.pk]), {"invite": table.invite}, follow=True
+        reverse("play:join", args=[table.pk]), {"invite": table.invite}, follow=True
     )
     table.refresh_from_db()
     assert table.status == PlayTable.Status.PLAYING
@@ -442,19 +441,19 @@ def test_after_the_match_the_ranking_shows_and_play_again_seats_the_same_bots(cl
     # Dealing the next round mid-round is refused with the current state.
     table.refresh_from_db()
     response = client.post(
-        reverse("games:play_next", args=[table.pk]), {"version": table.version}, **HTMX
+        reverse("play:next", args=[table.pk]), {"version": table.version}, **HTMX
     )
     assert "still being played" in response.content.decode()
     play_match_out(table, alice)
     body = client.get(table.get_absolute_url()).content.decode()
     assert "The match is over" in body
-    response = client.post(reverse("games:play_rematch", args=[table.pk]))
+    response = client.post(reverse("play:rematch", args=[table.pk]))
     new = PlayTable.objects.exclude(pk=table.pk).get()
     assert response["Location"] == new.get_absolute_url()
     assert new.rematch_of == table and new.status == PlayTable.Status.PLAYING
     assert list(new.seats.order_by("position").values_list("bot", flat=True)) == ["", "random"]
     # A second press (a double click) leads to the same new table.
-    response = client.post(reverse("games:play_rematch", args=[table.pk]))
+    response = client.post(reverse("play:rematch", args=[table.pk]))
     assert response["Location"] == new.get_absolute_url()
     assert PlayTable.objects.count() == 2
 
@@ -561,8 +560,8 @@ def test_every_legal_move_has_a_control_on_the_board_that_posts_it(
         for person in people[1:players]:
             play.join(table=table, user=person, invite=table.invite)
         table.refresh_from_db()
-        url = reverse("games:play", args=[table.pk])
-        action = reverse("games:play_move", args=[table.pk])
+        url = reverse("play:table", args=[table.pk])
+        action = reverse("play:move", args=[table.pk])
         for game in positions(variant, players, seeds=4):
             PlayTable.objects.filter(pk=table.pk).update(state=game.to_json())
             mover = clients[game.to_move]
@@ -623,7 +622,7 @@ def test_the_leader_names_the_suit_of_a_turned_up_queen_on_the_board(client, ali
     assert 'aria-label="Заказать ♥"' in russian
     table.refresh_from_db()
     data = {"version": table.version, "kind": "play", "card": queen.code, "suit": "H"}
-    body = client.post(reverse("games:play_move", args=[table.pk]), data, **HTMX).content.decode()
+    body = client.post(reverse("play:move", args=[table.pk]), data, **HTMX).content.decode()
     assert 'role="alert"' not in body
     game = game_of(table)
     assert game.ordered_suit == "H" and not game.opening_queen and game.to_move == 1
@@ -646,7 +645,7 @@ def test_bots_are_named_in_the_language_of_the_page_wherever_they_appear(client,
     until_my_turn(table)
     ru = {"HTTP_ACCEPT_LANGUAGE": "ru"}
     board = client.get(table.get_absolute_url(), **ru).content.decode()
-    lobby = client.get(reverse("games:lobby"), **ru).content.decode()
+    lobby = client.get(reverse("play:lobby"), **ru).content.decode()
     for page in (board, lobby):
         assert "Случайный бот 2" in page and "Random bot" not in page
     log = board[board.index('class="play-log"') :]
@@ -697,7 +696,7 @@ def test_a_round_cut_at_the_move_limit_is_stored_as_cut_and_the_table_says_why(
     client.force_login(alice)
     # The request switches this thread's language: switch it back for the tests that follow.
     with translation.override("en"):
-        body = client.get(reverse("games:play", args=[table.pk]), HTTP_ACCEPT_LANGUAGE=language)
+        body = client.get(reverse("play:table", args=[table.pk]), HTTP_ACCEPT_LANGUAGE=language)
     text = body.content.decode()
     assert why in text
     assert logged in text

@@ -22,8 +22,9 @@ from cards101.rules import Variant
 from games import services
 from games.bot_names import stored_bot_name
 from games.labels import rules_message
-from games.models import Match, Player, PlaySeat, PlayTable
+from games.models import Match, Player
 from games.services import own_player
+from play.models import PlaySeat, PlayTable
 
 # A seat when a table is created: "me", "open" (someone with the link), or a bot's name.
 ME, OPEN = "me", "open"

@@ -15,10 +15,12 @@ from django.views.decorators.vary import vary_on_headers
 from cards101.engine import IllegalMove, Move
 from cards101.rules import RulesError, parse_card
 from core.limits import limit
-from games import play
-from games.forms import PlayTableForm
-from games.labels import card_name, card_notation, rules_message, rules_summary
-from games.models import PlaySeat, PlayTable
+from games.labels import rules_message, rules_summary
+from games.models import Seat
+from play import services
+from play.board import SUIT_SYMBOLS, Face, board, describe
+from play.forms import PlayTableForm
+from play.models import PlaySeat, PlayTable
 
 
 def _get_table(pk: int) -> PlayTable:
@@ -39,7 +41,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     )
     return render(
         request,
-        "games/lobby.html",
+        "play/lobby.html",
         {"mine": _rows(mine), "open_tables": _rows(open_tables)},
     )
 
@@ -61,7 +63,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
         form = PlayTableForm(request.POST, preset=request.POST.get("preset"))
         if form.is_valid():
             try:
-                table = play.create_table(
+                table = services.create_table(
                     by=request.user,
                     preset=form.cleaned_data["preset"],
                     variant=form.cleaned_data["variant"],
@@ -69,13 +71,13 @@ def table_new(request: HttpRequest) -> HttpResponse:
                     public=form.cleaned_data["public"],
                     move_seconds=form.cleaned_data["move_seconds"],
                 )
-            except play.TableError as error:
+            except services.TableError as error:
                 form.add_error(None, str(error))
             else:
                 return redirect(table)
     else:
         form = PlayTableForm(preset=request.GET.get("preset"))
-    template = "games/play_new.html"
+    template = "play/new.html"
     if request.htmx and request.method == "GET":
         template = form.options_template_name
     return render(request, template, {"form": form})
@@ -93,8 +95,8 @@ def join_link(request: HttpRequest, invite: str) -> HttpResponse:
 def join(request: HttpRequest, pk: int) -> HttpResponse:
     table = _get_table(pk)
     try:
-        play.join(table=table, user=request.user, invite=request.POST.get("invite"))
-    except play.TableError as error:
+        services.join(table=table, user=request.user, invite=request.POST.get("invite"))
+    except services.TableError as error:
         messages.error(request, str(error))
     return redirect(table)
 
@@ -104,11 +106,13 @@ def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The board. A poll (htmx, with the version it shows) that finds nothing new answers 204
     without rendering; a poll when the server owes a move (a bot's) makes it first."""
     if request.htmx and "v" in request.GET:
-        polled = play.poll(pk)
+        polled = services.poll(pk)
         if polled is None:
             raise Http404
         version, due = polled
-        if request.GET["v"] == str(version) and (not due or not play.step(table=PlayTable(pk=pk))):
+        if request.GET["v"] == str(version) and (
+            not due or not services.step(table=PlayTable(pk=pk))
+        ):
             return HttpResponse(status=204)
     return _render_board(request, _get_table(pk))
 
@@ -116,7 +120,7 @@ def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def _render_board(request: HttpRequest, table: PlayTable, error: str = "") -> HttpResponse:
     seats = list(table.seats.select_related("user__player", "player"))
     # Not by user id alone: an anonymous visitor's id is None, like a bot seat's user.
-    mine = play.seat_of(seats, request.user)
+    mine = services.seat_of(seats, request.user)
     context = {
         "table": table,
         "seats": seats,
@@ -127,8 +131,11 @@ def _render_board(request: HttpRequest, table: PlayTable, error: str = "") -> Ht
         "poll_after": _poll_after(table),
     }
     if table.state is not None:
-        context |= _board(table, seats, mine)
-    template = "games/play.html"
+        # What the board shows this seat: only what `services.view_for` lets it see.
+        shown = board(services.view_for(table, mine), seats, mine)
+        context["board"] = shown
+        context["ranking"] = _ranking(table) if shown.match_over and table.match_id else []
+    template = "play/table.html"
     if request.htmx:
         template += "#board"
     return render(request, template, context)
@@ -143,110 +150,9 @@ def _poll_after(table: PlayTable) -> int:
     return int(min(1000, max(100, due + 50)))
 
 
-def _card(code: str) -> dict:
-    card = parse_card(code)
-    return {"code": code, "label": card_notation(card), "suit": card.suit, "title": card_name(card)}
-
-
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-
-
-def _board(table: PlayTable, seats: list[PlaySeat], mine: PlaySeat | None) -> dict:
-    """What the board shows this seat: only what `play.view_for` lets it see."""
-    view = play.view_for(table, mine)
-    legal = view.get("legal", [])
-    plays: dict[str, list[str | None]] = {}
-    for move in legal:
-        if move["kind"] == "play":
-            plays.setdefault(move["card"], []).append(move.get("suit"))
-    hand = [
-        _card(code)
-        | {
-            "playable": code in plays,
-            # A Queen is played with the suit it orders: one button per suit.
-            "orders": [(s, SUIT_SYMBOLS[s]) for s in plays.get(code, []) if s],
-        }
-        for code in view.get("hand", [])
-    ]
-    # A play of a card not in the hand: the Queen a `dealer_card` opening turned up lies on
-    # the pile, and its leader's only moves are that Queen with each suit.
-    turned_up = [
-        _card(code) | {"orders": [(s, SUIT_SYMBOLS[s]) for s in suits if s]}
-        for code, suits in plays.items()
-        if code not in view.get("hand", [])
-    ]
-    kinds = {move["kind"] for move in legal}
-    players = []
-    for seat in seats:
-        position = seat.position
-        players.append(
-            {
-                "seat": seat,
-                "cards": view["hand_counts"][position],
-                # At the end of a round, the totals with that round counted.
-                "total": view.get("totals_after", view["totals"])[position],
-                "to_move": view["to_move"] == position and not view["round_over"],
-                "out": position in view["went_out"],
-                "active": position in view["active"],
-                "hand": [_card(c) for c in view["hands"][position]] if "hands" in view else [],
-                "score": view["scores"][position] if view.get("scores") else None,
-            }
-        )
-    names = {seat.position: str(seat) for seat in seats}
-    ranking = []
-    if view["match_over"] and table.match_id:
-        ranking = list(table.match.seats.select_related("player").order_by("place", "position"))
-    return {
-        "view": view,
-        "ranking": ranking,
-        "hand": hand,
-        "turned_up": turned_up,
-        "can_draw": "draw" in kinds,
-        "can_pass": "pass" in kinds,
-        "top": _card(view["top"]) if view.get("top") else None,
-        "ordered": SUIT_SYMBOLS.get(view.get("ordered_suit") or ""),
-        "players": players,
-        "log": [_describe(event, names) for event in view.get("log", [])][-12:][::-1],
-    }
-
-
-def _describe(event: dict, names: dict[int, str]) -> str:
-    """One event of the round in words."""
-    name = names.get(event.get("seat"), "")
-    match event.get("kind"):
-        case "play":
-            text = _("%(name)s plays %(card)s") % {
-                "name": name,
-                "card": card_notation(parse_card(event["card"])),
-            }
-            if event.get("suit"):
-                text += " " + _("and orders %(suit)s") % {"suit": SUIT_SYMBOLS[event["suit"]]}
-            return text
-        case "draw":
-            return _("%(name)s draws %(count)s") % {"name": name, "count": event.get("count", 1)}
-        case "pass":
-            return _("%(name)s passes") % {"name": name}
-        case "skip":
-            return _("%(name)s skips a turn") % {"name": name}
-        case "out":
-            return _("%(name)s goes out") % {"name": name}
-        case "restock":
-            return _("The pile is turned over into a new stock")
-        case "cut":
-            return _("The round is cut after %(count)s moves: each hand is counted") % {
-                "count": event.get("count", 0)
-            }
-        case "opening":
-            return _("The first card: %(card)s") % {
-                "card": card_notation(parse_card(event["card"]))
-            }
-        case "order":
-            return _("%(name)s orders %(suit)s on the turned-up %(card)s") % {
-                "name": name,
-                "suit": SUIT_SYMBOLS[event["suit"]],
-                "card": card_notation(parse_card(event["card"])),
-            }
-    return ""
+def _ranking(table: PlayTable) -> list[Seat]:
+    """The match's seats by place, once it is over (for the board's ranking)."""
+    return list(table.match.seats.select_related("player").order_by("place", "position"))
 
 
 @login_required
@@ -257,13 +163,13 @@ def move(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         chosen = _posted_move(request)
         version = int(request.POST.get("version", ""))
-        play.play(table=table, user=request.user, move=chosen, version=version)
+        services.play(table=table, user=request.user, move=chosen, version=version)
     except IllegalMove as refused:
         names = {seat.position: str(seat) for seat in table.seats.select_related("player")}
         error = rules_message(refused, names)
     except (ValueError, RulesError):
         error = _("That move could not be read.")
-    except play.TableError as refused:
+    except services.TableError as refused:
         error = str(refused)
     return _answer(request, pk, error)
 
@@ -295,8 +201,8 @@ def _posted_move(request: HttpRequest) -> Move:
 def come_back(request: HttpRequest, pk: int) -> HttpResponse:
     table = _get_table(pk)
     try:
-        play.come_back(table=table, user=request.user)
-    except play.TableError as error:
+        services.come_back(table=table, user=request.user)
+    except services.TableError as error:
         messages.error(request, str(error))
     return redirect(table)
 
@@ -308,10 +214,10 @@ def next_round(request: HttpRequest, pk: int) -> HttpResponse:
     error = ""
     try:
         version = int(request.POST.get("version", ""))
-        play.next_round(table=table, user=request.user, version=version)
+        services.next_round(table=table, user=request.user, version=version)
     except ValueError:
         error = _("The table has moved on; here it is now.")
-    except play.TableError as refused:
+    except services.TableError as refused:
         error = str(refused)
     return _answer(request, pk, error)
 
@@ -322,8 +228,8 @@ def next_round(request: HttpRequest, pk: int) -> HttpResponse:
 def rematch(request: HttpRequest, pk: int) -> HttpResponse:
     table = _get_table(pk)
     try:
-        new = play.rematch(table=table, by=request.user)
-    except play.TableError as error:
+        new = services.rematch(table=table, by=request.user)
+    except services.TableError as error:
         messages.error(request, str(error))
         return redirect(table)
     messages.success(request, _("A new table with the same seats is ready."))
@@ -335,7 +241,7 @@ def replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     table = _get_table(pk)
     if table.state is None:
         raise Http404
-    current = play.view_for(table, None)
+    current = services.view_for(table, None)
     finished = current["round"] if current["round_over"] else current["round"] - 1
     if not 1 <= number <= finished + 1:
         raise Http404
@@ -344,16 +250,16 @@ def replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     except ValueError:
         step = 0
     seats = list(table.seats.select_related("user", "player"))
-    mine = play.seat_of(seats, request.user)
-    game, count = play.replay(table, number - 1, step)
+    mine = services.seat_of(seats, request.user)
+    game, count = services.replay(table, number - 1, step)
     step = min(step, count)
     view = game.view(mine.position if mine else 0)
     if mine is None:
-        view = play.public_view(view)
+        view = services.public_view(view)
     names = {seat.position: str(seat) for seat in seats}
     return render(
         request,
-        "games/play_replay.html",
+        "play/replay.html",
         {
             "table": table,
             "number": number,
@@ -361,11 +267,11 @@ def replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             "count": count,
             "previous": step - 1 if step > 0 else None,
             "next": step + 1 if step < count else None,
-            "top": _card(view["top"]) if view.get("top") else None,
-            "hand": [_card(code) for code in view.get("hand", [])],
+            "top": Face.of(view["top"]) if view.get("top") else None,
+            "hand": [Face.of(code) for code in view.get("hand", [])],
             "players": [
                 (names[seat.position], view["hand_counts"][seat.position]) for seat in seats
             ],
-            "log": [_describe(event, names) for event in view.get("log", [])][::-1],
+            "log": [describe(event, names) for event in view.get("log", [])][::-1],
         },
     )

@@ -9,8 +9,8 @@ from django.urls import reverse
 
 from cards101.engine import Game
 from cards101.rules import PRESETS
-from games import play
-from games.models import PlayMove, PlayTable
+from play import services as play
+from play.models import PlayMove, PlayTable
 from tests.servers import HOST, Worker
 
 
@@ -66,7 +66,7 @@ def test_one_table_is_played_through_two_servers(two_workers, alice):
         by=alice, preset="classic", variant=PRESETS["classic"], seats=["me", "greedy"], seed=11
     )
     cookies = log_in(first, "alice", "alice-password")
-    url = reverse("games:play", args=[table.pk])
+    url = reverse("play:table", args=[table.pk])
     for _attempt in range(50):
         table.refresh_from_db()
         game = Game.from_json(table.state)
@@ -82,7 +82,7 @@ def test_one_table_is_played_through_two_servers(two_workers, alice):
     response, body = send(
         second,
         "POST",
-        reverse("games:play_move", args=[table.pk]),
+        reverse("play:move", args=[table.pk]),
         cookies,
         form_of(move, version),
     )
@@ -95,7 +95,7 @@ def test_one_table_is_played_through_two_servers(two_workers, alice):
     response, body = send(
         first,
         "POST",
-        reverse("games:play_move", args=[table.pk]),
+        reverse("play:move", args=[table.pk]),
         cookies,
         form_of(move, version),
     )

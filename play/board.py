@@ -1,0 +1,183 @@
+"""What the board shows a seat, typed: built in one place from the engine's view of the game
+(`cards101.engine.Game.view`, less what a spectator may not see), so that the template reads
+attributes and no other module knows the view's keys."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from django.utils.translation import gettext as _
+
+from cards101.rules import parse_card
+from games.labels import card_name, card_notation
+
+if TYPE_CHECKING:
+    from play.models import PlaySeat
+
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+@dataclass(frozen=True)
+class Face:
+    """A card as the page shows it: its code ("QS"), notation, suit and name for a title."""
+
+    code: str
+    label: str
+    suit: str
+    title: str
+
+    @classmethod
+    def of(cls, code: str) -> Face:
+        card = parse_card(code)
+        return cls(code=code, label=card_notation(card), suit=card.suit, title=card_name(card))
+
+
+@dataclass(frozen=True)
+class Order:
+    """A suit a Queen may order: the value posted, and the symbol on its button."""
+
+    suit: str
+    symbol: str
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A card the seat may be asked about: played as it is (`playable` without `orders`), or
+    a Queen played once per suit it may order (a button per suit)."""
+
+    face: Face
+    playable: bool
+    orders: tuple[Order, ...]
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """A seat around the table as every seat sees it."""
+
+    seat: PlaySeat
+    me: bool
+    cards: int
+    # At the end of a round, the totals with that round counted.
+    total: int
+    to_move: bool
+    out: bool
+    active: bool
+    # Every hand is shown at the end of a round; none before.
+    hand: tuple[Face, ...]
+
+
+@dataclass(frozen=True)
+class Board:
+    """The board of a dealt table, as one seat (or a spectator, `mine` None) sees it."""
+
+    round: int  # 1-based, as people count
+    stock: int
+    pile: int
+    top: Face | None
+    ordered: str | None  # the symbol of the suit a Queen ordered
+    round_over: bool
+    match_over: bool
+    cut: bool
+    moves: int
+    my_turn: bool
+    must_cover: bool
+    hand: tuple[Choice, ...]
+    # A play of a card not in the hand: the Queen a `dealer_card` opening turned up lies on
+    # the pile, and its leader's only moves are that Queen with each suit.
+    turned_up: tuple[Choice, ...]
+    can_draw: bool
+    can_pass: bool
+    seats: tuple[SeatView, ...]
+    log: tuple[str, ...]  # the last events first
+
+
+def board(view: dict[str, Any], seats: Sequence[PlaySeat], mine: PlaySeat | None) -> Board:
+    """The board from the engine's view of `mine`'s seat (a spectator's view when None)."""
+    legal = view.get("legal", [])
+    plays: dict[str, list[str]] = {}
+    for move in legal:
+        if move["kind"] == "play":
+            plays.setdefault(move["card"], []).append(move.get("suit"))
+    hand_codes = view.get("hand", [])
+
+    def choice(code: str) -> Choice:
+        orders = tuple(Order(suit, SUIT_SYMBOLS[suit]) for suit in plays.get(code, []) if suit)
+        return Choice(face=Face.of(code), playable=code in plays, orders=orders)
+
+    kinds = {move["kind"] for move in legal}
+    totals = view.get("totals_after", view["totals"])
+    names = {seat.position: str(seat) for seat in seats}
+    return Board(
+        round=view["round"] + 1,
+        stock=view["stock"],
+        pile=view["pile"],
+        top=Face.of(view["top"]) if view.get("top") else None,
+        ordered=SUIT_SYMBOLS.get(view.get("ordered_suit") or ""),
+        round_over=view["round_over"],
+        match_over=view["match_over"],
+        cut=view.get("cut", False),
+        moves=view.get("moves", 0),
+        my_turn=mine is not None and view["to_move"] == mine.position,
+        must_cover=view["must_cover"],
+        hand=tuple(choice(code) for code in hand_codes),
+        turned_up=tuple(choice(code) for code in plays if code not in hand_codes),
+        can_draw="draw" in kinds,
+        can_pass="pass" in kinds,
+        seats=tuple(
+            SeatView(
+                seat=seat,
+                me=seat == mine,
+                cards=view["hand_counts"][seat.position],
+                total=totals[seat.position],
+                to_move=view["to_move"] == seat.position and not view["round_over"],
+                out=seat.position in view["went_out"],
+                active=seat.position in view["active"],
+                hand=tuple(Face.of(code) for code in view["hands"][seat.position])
+                if "hands" in view
+                else (),
+            )
+            for seat in seats
+        ),
+        log=tuple(describe(event, names) for event in view.get("log", []))[-12:][::-1],
+    )
+
+
+def describe(event: dict[str, Any], names: dict[int, str]) -> str:
+    """One event of the round in words."""
+    name = names.get(event.get("seat"), "")
+    match event.get("kind"):
+        case "play":
+            text = _("%(name)s plays %(card)s") % {
+                "name": name,
+                "card": card_notation(parse_card(event["card"])),
+            }
+            if event.get("suit"):
+                text += " " + _("and orders %(suit)s") % {"suit": SUIT_SYMBOLS[event["suit"]]}
+            return text
+        case "draw":
+            return _("%(name)s draws %(count)s") % {"name": name, "count": event.get("count", 1)}
+        case "pass":
+            return _("%(name)s passes") % {"name": name}
+        case "skip":
+            return _("%(name)s skips a turn") % {"name": name}
+        case "out":
+            return _("%(name)s goes out") % {"name": name}
+        case "restock":
+            return _("The pile is turned over into a new stock")
+        case "cut":
+            return _("The round is cut after %(count)s moves: each hand is counted") % {
+                "count": event.get("count", 0)
+            }
+        case "opening":
+            return _("The first card: %(card)s") % {
+                "card": card_notation(parse_card(event["card"]))
+            }
+        case "order":
+            return _("%(name)s orders %(suit)s on the turned-up %(card)s") % {
+                "name": name,
+                "suit": SUIT_SYMBOLS[event["suit"]],
+                "card": card_notation(parse_card(event["card"])),
+            }
+    return ""

@@ -1,0 +1,75 @@
+"""The form of a new table played on the site: who sits where, the rules, lobby and timer."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from cards101.rules import RulesError, score_match
+from games.forms import MAX_PLAYERS, RulesFormMixin
+from games.labels import rules_message
+
+SEAT_CHOICES = [
+    ("", _("no seat")),
+    ("open", _("a person I invite (by a link)")),
+    ("random", _("a bot: random")),
+    ("greedy", _("a bot: greedy")),
+    ("expert", _("a bot: expert")),
+]
+TIMER_CHOICES = [
+    ("", _("no timer")),
+    ("30", _("30 seconds")),
+    ("60", _("1 minute")),
+    ("120", _("2 minutes")),
+]
+
+
+class PlayTableForm(RulesFormMixin, forms.Form):
+    """A table to play on the site: who sits where, the rules, lobby and timer."""
+
+    public = forms.BooleanField(
+        label=_("Anyone may join from the lobby"),
+        required=False,
+        help_text=_("Otherwise only people with the invitation link can take the open seats."),
+    )
+    move_seconds = forms.TypedChoiceField(
+        label=_("Time for a move"),
+        choices=TIMER_CHOICES,
+        coerce=int,
+        empty_value=None,
+        required=False,
+        help_text=_(
+            "When it runs out the site plays for the absent player; after two in a row that "
+            "seat plays as a bot until its player is back."
+        ),
+    )
+
+    def __init__(self, *args, preset: str | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        for number in range(2, MAX_PLAYERS + 1):
+            self.fields[f"seat_{number}"] = forms.ChoiceField(
+                label=_("Seat %(number)s") % {"number": number},
+                choices=SEAT_CHOICES if number > 2 else SEAT_CHOICES[1:],
+                initial="greedy" if number <= 3 else "",
+                required=number == 2,
+            )
+        self.add_rules_fields(preset)
+
+    def seat_fields(self) -> list[forms.BoundField]:
+        return [self[f"seat_{number}"] for number in range(2, MAX_PLAYERS + 1)]
+
+    def clean(self):
+        cleaned = super().clean()
+        seats = ["me"] + [
+            cleaned[f"seat_{n}"] for n in range(2, MAX_PLAYERS + 1) if cleaned.get(f"seat_{n}")
+        ]
+        cleaned["seats"] = seats
+        variant = self.clean_variant(cleaned)
+        if self.errors or variant is None:
+            return cleaned
+        try:
+            score_match(variant, list(range(len(seats))), [])
+        except RulesError as error:
+            raise forms.ValidationError(rules_message(error)) from None
+        cleaned["variant"] = variant
+        return cleaned

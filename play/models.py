@@ -1,0 +1,140 @@
+"""Tables played on the site: the table with the game's state, its seats, and every move made."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from cards101.rules import Variant
+from games.labels import PRESET_LABELS
+from games.models import Match, Player
+
+
+class PlayTable(models.Model):
+    """A table where 101 is played on the site: seats for people and bots, the game's state.
+
+    The state is the engine's `Game.to_json()`, kept here and nowhere else, so any server
+    process can serve any table. Every move moves `version`.
+    """
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("waiting for players")
+        PLAYING = "playing", _("playing")
+        FINISHED = "finished", _("finished")
+
+    preset = models.CharField(_("rules"), max_length=20, choices=list(PRESET_LABELS.items()))
+    options = models.JSONField(_("options"))
+    seat_count = models.PositiveSmallIntegerField(_("seats"))
+    public = models.BooleanField(_("anyone may join from the lobby"), default=False)
+    # Seconds a player has for a move; None: no timer.
+    move_seconds = models.PositiveSmallIntegerField(_("seconds per move"), null=True, blank=True)
+    # Whoever has the link may take an open seat.
+    invite = models.CharField(max_length=32, unique=True)
+    # The game is dealt from it: with the moves kept, every round can be replayed.
+    seed = models.BigIntegerField()
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.WAITING
+    )
+    state = models.JSONField(null=True, blank=True)
+    version = models.PositiveIntegerField(_("version"), default=1)
+    # When the server makes the next move itself (a bot's turn, a timer running out, the
+    # pause after a round): a poll before then that finds the same version answers 204.
+    server_moves_at = models.DateTimeField(null=True, blank=True)
+    match = models.OneToOneField(
+        Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="play_table"
+    )
+    rematch_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="play_tables"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        # The tables were made by games before play was an app of its own: they keep their
+        # names, so that moving the models rewrote nothing.
+        db_table = "games_playtable"
+        ordering = ["-updated_at", "-pk"]
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+
+    def __str__(self) -> str:
+        return _("Table %(number)s") % {"number": self.pk}
+
+    def get_absolute_url(self) -> str:
+        return reverse("play:table", args=[self.pk])
+
+    @property
+    def variant(self) -> Variant:
+        return Variant.from_dict(self.options)
+
+
+class PlaySeat(models.Model):
+    """A seat at a played table: a person (once someone takes it) or a bot."""
+
+    class Bot(models.TextChoices):
+        RANDOM = "random", _("random")
+        GREEDY = "greedy", _("greedy")
+        EXPERT = "expert", _("expert")
+
+    table = models.ForeignKey(PlayTable, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField(_("seat"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    bot = models.CharField(_("bot"), max_length=10, choices=Bot.choices, blank=True)
+    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT)
+    # Turns in a row the timer ran out on; after two the seat plays as a bot until its
+    # player moves again.
+    timeouts = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        db_table = "games_playseat"
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="play_seat_unique"),
+            models.UniqueConstraint(
+                fields=["table", "user"],
+                condition=Q(user__isnull=False),
+                name="play_seat_user_unique",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return str(self.player) if self.player_id else str(self.get_bot_display() or "")
+
+    @property
+    def is_open(self) -> bool:
+        return not self.bot and self.user_id is None
+
+    @property
+    def is_away(self) -> bool:
+        return not self.bot and self.timeouts >= 2
+
+
+class PlayMove(models.Model):
+    """One move made at a played table, kept so that a finished round can be replayed."""
+
+    table = models.ForeignKey(PlayTable, on_delete=models.CASCADE, related_name="moves")
+    round = models.PositiveSmallIntegerField(_("round"))  # 0-based, as the engine counts
+    number = models.PositiveIntegerField(_("move"))
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    move = models.JSONField(_("move"))
+    # Who made it when not the seat's person: "" (the person), a bot's name, or "timer".
+    by = models.CharField(max_length=10, blank=True)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "games_playmove"
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="play_move_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} #{self.number}: {self.move}"
