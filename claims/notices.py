@@ -6,38 +6,18 @@ director of a tournament makes someone a judge without touching a claim)."""
 from __future__ import annotations
 
 from django.core.cache import cache
-from django.db import transaction
 from django.utils.functional import SimpleLazyObject
 
-from core import versions
+from claims import changes, services
 
-CLAIMS_VERSION_KEY = "claims:version"
 COUNT_SECONDS = 60
-
-
-def claims_version() -> str:
-    return versions.current(CLAIMS_VERSION_KEY)
-
-
-def claims_changed() -> None:
-    """A claim was asked, decided or withdrawn: counts are worked out again. Now, and once
-    more when committed, so that a count read from the rows before the change in between is
-    not kept either."""
-    _new_version()
-    transaction.on_commit(_new_version)
-
-
-def _new_version() -> None:
-    versions.move(CLAIMS_VERSION_KEY)
 
 
 def waiting_count(user) -> int:
     """How many claims and links wait for this user's decision."""
-    from claims.services import waiting  # the services tell this module of every change
-
     count = cache.get(_key(user))
     if count is None:
-        to_decide, to_confirm = waiting(user)
+        to_decide, to_confirm = services.waiting(user)
         count = remember_count(user, len(to_decide) + len(to_confirm))
     return count
 
@@ -49,7 +29,7 @@ def remember_count(user, count: int) -> int:
 
 
 def _key(user) -> str:
-    return f"claims:waiting:{user.pk}:{claims_version()}"
+    return f"claims:waiting:{user.pk}:{changes.claims_version()}"
 
 
 def context(request) -> dict:

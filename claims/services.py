@@ -38,7 +38,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from claims import notices, signals
+from claims import changes, signals
 from claims.models import Claim
 from core.names import sort_key
 from games import owners
@@ -198,7 +198,7 @@ def _open(kind: str, guest: Player, user, by) -> Claim:
     claim = Claim.objects.create(
         kind=kind, guest=guest, guest_number=guest.pk, guest_name=guest.name, user=user, asked_by=by
     )
-    notices.claims_changed()
+    changes.claims_changed()
     if kind == Claim.Kind.CLAIM:
         log.info("claim %s: %s asks for guest %s (%s)", claim.pk, by, guest.pk, guest.name)
     else:
@@ -269,7 +269,7 @@ def ask_to_confirm(*, guest: Player, user, by) -> None:
             user=user,
             asked_by=by,
         )
-        notices.claims_changed()
+        changes.claims_changed()
 
 
 def confirmed_a_guest_of(user, by) -> bool:
@@ -334,7 +334,7 @@ def _close(claim: Claim, status: str, by, *also: str) -> None:
     claim.decided_by = by
     claim.decided_at = timezone.now()
     claim.save(update_fields=["status", "decided_by", "decided_at", *also])
-    notices.claims_changed()
+    changes.claims_changed()
 
 
 def _approve(claim: Claim, guest: Player, target: Player, by) -> None:

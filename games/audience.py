@@ -8,8 +8,10 @@ keep that sheet); whoever the apps built on this one name through `signals.hidde
 not, reads "Hidden player", with no link.
 
 Like the active language, who is looking is set for each request (by the middleware) and read
-where names are shown (`Player.__str__`, `name()`); outside a request (management commands, the
-shell) every name is shown. The hidden players this viewer may see are worked out once for the
+where names are shown (`Player.__str__`, `name()`); the rows it needs are read by
+games.visibility (and its middleware), so that the models, which show names through this
+module, are not imported by it. Outside a request (management commands, the shell) every name
+is shown. The hidden players this viewer may see are worked out once for the
 request, and only when a hidden name is about to be shown or a cached fragment asks for its key:
 nothing for a visitor who is not signed in, nothing while nobody hides (whether anyone does is
 kept in the cache for each names version), one query otherwise.
@@ -23,40 +25,34 @@ enters a tournament, or becomes a director) needs no version to move: their key 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from django.core.cache import cache
-from django.db.models import Q
 from django.utils.translation import gettext
 
 from core import versions
 from games.bot_names import bot_name
 
 NAMES_VERSION_KEY = "games:names-version"
-ANYONE_HIDES_KEY = "games:anyone-hides:{version}"
-# Kept for a names version; a later version is read afresh.
-ANYONE_HIDES_SECONDS = 24 * 3600
 
 
 class _Viewer:
     """Who is looking, found out only when a hidden name is shown: a request that shows none
-    (a poll answered 204) never reads its session or account for this."""
+    (a poll answered 204) never reads its session or account for this. `find` works out the
+    hidden players they may see (games.visibility, which reads the models)."""
 
-    __slots__ = ("_known", "_request", "_seen", "_user")
+    __slots__ = ("_find", "_known", "_seen")
 
-    def __init__(self, request=None, user=None) -> None:
-        self._request = request
-        self._user = user
+    def __init__(self, find: Callable[[], frozenset[int] | None]) -> None:
+        self._find = find
         self._seen: frozenset[int] | None = None
         self._known = False
 
     def seen(self) -> frozenset[int] | None:
         """The ids of the hidden players this viewer may see; None: every one."""
         if not self._known:
-            user = self._user if self._user is not None else self._request.user
-            self._seen = hidden_players_seen_by(user)
+            self._seen = self._find()
             self._known = True
         return self._seen
 
@@ -93,68 +89,15 @@ def name(player_id: int | None, name: str, private: bool, bot: bool = False) -> 
     return name
 
 
-def hidden_players_seen_by(user) -> frozenset[int] | None:
-    """The ids of the players who hide whom `user` may see (None: every one, for staff)."""
-    if not user.is_authenticated:
-        return frozenset()
-    if user.is_staff or user.is_superuser:
-        return None
-    if not anyone_hides():
-        return frozenset()
-    # Imported here: the models show names through this module.
-    from games import signals
-    from games.models import Match, Player
-
-    matches = Match.objects.filter(
-        Q(created_by=user) | Q(scorekeepers=user) | Q(seats__player__user=user)
-    ).values("pk")
-    shown = Q(user=user) | Q(seats__match__in=matches)
-    for _receiver, more in signals.hidden_players_seen.send(sender=Player, user=user):
-        if more is not None:
-            shown |= Q(pk__in=more)
-    found = Player.objects.filter(private=True).filter(shown).order_by().distinct()
-    return frozenset(found.values_list("pk", flat=True))
-
-
-def anyone_hides() -> bool:
-    """Whether any player hides their name, read once for each names version (hiding moves
-    it), so that while nobody hides a signed-in viewer costs no query. The version is read
-    first: a change committed after the players are read moves it, so that what was read then
-    is never kept under the version that follows it. (A flag set in the admin moves no
-    version: until one moves, that player may be read as hidden from everyone but staff.)"""
-    key = ANYONE_HIDES_KEY.format(version=names_version())
-    found = cache.get(key)
-    if found is None:
-        from games.models import Player
-
-        found = Player.objects.filter(private=True).exists()
-        cache.set(key, found, ANYONE_HIDES_SECONDS)
-    return found
-
-
 @contextmanager
-def _looking(viewer: _Viewer | None) -> Iterator[None]:
-    token = _viewer.set(viewer)
+def looking(find: Callable[[], frozenset[int] | None]) -> Iterator[None]:
+    """Show names, inside the `with` block, as to a viewer who may see the hidden players
+    `find` returns when first asked (games.visibility.looking_as, its middleware)."""
+    token = _viewer.set(_Viewer(find))
     try:
         yield
     finally:
         _viewer.reset(token)
-
-
-def looking(user):
-    """Show names as to `user` (an account, or AnonymousUser()), inside the `with` block."""
-    return _looking(_Viewer(user=user))
-
-
-class AudienceMiddleware:
-    """Sets who is looking for the request (after AuthenticationMiddleware)."""
-
-    def __init__(self, get_response) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request):
-        with _looking(_Viewer(request)):
-            return self.get_response(request)
 
 
 def names_version() -> str:

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from cards101.rules import Variant
 from core.names import THEN, YO, search_fold
-from games import audience, owners
+from games import audience
 from games.bot_names import bot_names_like
 from games.labels import PRESET_LABELS
 
@@ -217,10 +217,6 @@ class Match(models.Model):
     @property
     def is_casual(self) -> bool:
         return self.kind == self.Kind.CASUAL
-
-    def can_edit(self, user) -> bool:
-        """May this user enter, change or delete rounds? (The owner of a table decides.)"""
-        return owners.may_change(self, user)
 
 
 class Seat(models.Model):

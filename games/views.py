@@ -43,7 +43,7 @@ def _get_match(pk: int) -> Match:
 def _get_match_for_edit(request: HttpRequest, pk: int) -> Match:
     """The match, if this user may change its rounds (its owner decides); 403 otherwise."""
     match = _get_match(pk)
-    if not match.can_edit(request.user):
+    if not owners.may_change(match, request.user):
         raise PermissionDenied
     return match
 

@@ -1,6 +1,8 @@
-"""How the apps may lean on each other: core, which every app uses, imports none of them; no
-app imports another app's views (what two apps share lives in a module that is not a view); and
-no page's partial is rendered for another page (what pages share is an include of its own)."""
+"""How the apps may lean on each other, beyond the import contracts (pyproject.toml, run by
+tests/test_architecture.py: core, which every app uses, imports none of them; the apps depend
+one way; no cycles): no app imports another app's views (what two apps share lives in a
+module that is not a view); and no page's partial is rendered for another page (what pages
+share is an include of its own)."""
 
 import ast
 import re
@@ -44,18 +46,6 @@ def imports_of_other_apps_views(app: str, source: str) -> list[str]:
             if module.split(".")[0] in APPS and module.split(".")[0] != app and views_module(module)
         }
     )
-
-
-def test_core_imports_no_app_of_the_site():
-    importing = {
-        str(path.relative_to(ROOT)): sorted(
-            module
-            for module in imported_modules(path.read_text())
-            if module.split(".")[0] in APPS and module.split(".")[0] != "core"
-        )
-        for path in sources("core")
-    }
-    assert {path: modules for path, modules in importing.items() if modules} == {}
 
 
 def test_no_app_imports_another_apps_views():

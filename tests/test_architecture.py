@@ -55,12 +55,13 @@ def test_the_check_sees_django_when_it_is_loaded():
     assert "django.conf" in django_modules(modules_loaded_by("import django.conf"))
 
 
-def lint_imports(*options: str) -> subprocess.CompletedProcess:
-    """Run import-linter over the code as it is on disk (no cache written into the tree)."""
+def lint_imports(*options: str, path: Path = ROOT) -> subprocess.CompletedProcess:
+    """Run import-linter over the code as it is on disk (no cache written into the tree);
+    `path`: where the packages it reads are found."""
     return subprocess.run(
         [str(Path(sys.executable).parent / "lint-imports"), "--no-logo", "--no-cache", *options],
         cwd=ROOT,
-        env={"PATH": "/usr/bin:/bin", "COLUMNS": "200"},
+        env={"PATH": "/usr/bin:/bin", "COLUMNS": "200", "PYTHONPATH": str(path)},
         capture_output=True,
         text=True,
         timeout=120,
@@ -74,6 +75,8 @@ def test_the_import_contracts_are_kept():
     assert result.returncode == 0, result.stdout + result.stderr
     assert "cards101 imports no Django KEPT" in result.stdout
     assert "apps depend one way KEPT" in result.stdout
+    # TYPE_CHECKING imports count too (grimp reads them unless told not to).
+    assert "no import cycle between the modules of a package KEPT" in result.stdout
 
 
 def test_the_linter_finds_imports_that_break_a_contract(tmp_path):
@@ -104,3 +107,52 @@ layers = ["games", "tournaments"]
     assert "games is not allowed to import django" in result.stdout
     assert "games above tournaments BROKEN" in result.stdout
     assert "tournaments is not allowed to import games" in result.stdout
+
+
+def test_the_linter_finds_a_cycle_made_only_for_type_checking(tmp_path):
+    # So that "no import cycle" cannot pass because cycles go unseen: two modules of a package
+    # that import each other, one of them only for type checking.
+    package = tmp_path / "cyclic"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("from cyclic import b\n")
+    (package / "b.py").write_text(
+        "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from cyclic import a\n"
+    )
+    config = tmp_path / "contracts.toml"
+    config.write_text(
+        """
+[tool.importlinter]
+root_packages = ["cyclic"]
+
+[[tool.importlinter.contracts]]
+name = "no cycle in cyclic"
+type = "acyclic_siblings"
+ancestors = ["cyclic"]
+"""
+    )
+    result = lint_imports("--config", str(config), path=tmp_path)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "no cycle in cyclic BROKEN" in result.stdout
+
+
+# --- the shape of the site -----------------------------------------------------------------
+
+SITE = ("cards101", "core", "games", "claims", "play", "tournaments", "stats", "config")
+
+
+def lines_of(package: str) -> int:
+    """Lines of Python in a package, leaving out its migrations."""
+    return sum(
+        len(path.read_text().splitlines())
+        for path in (ROOT / package).rglob("*.py")
+        if "migrations" not in path.parts
+    )
+
+
+def test_games_is_the_score_sheet_not_the_whole_site():
+    # Issue 18: games keeps players and the score sheet, at most a quarter of the site's
+    # Python (tests, migrations and bench left out); the game, live play, claims and what
+    # every app uses live in packages of their own.
+    lines = {package: lines_of(package) for package in SITE}
+    assert lines["games"] <= 0.25 * sum(lines.values()), lines
