@@ -171,7 +171,13 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Writers take the lock when their transaction starts, so two requests changing the
     # same match or tournament queue up instead of failing with "database is locked".
-    DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
+    # Write-ahead logging: readers (the pages, the live events' listener) never wait for a
+    # writer (the worker playing for bots), nor a writer for them.
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL;",
+    }
     # A file, not shared memory, so that tests of concurrent requests queue as in production;
     # one per test process, so that two test runs on one machine do not meet.
     DATABASES["default"]["TEST"] = {
@@ -199,6 +205,10 @@ if os.environ.get("REDIS_URL"):
     SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Live pages (core/live.py): versions are published on Redis pub/sub when there is a Redis,
+# so that every app server hears every change; else through the database (one machine).
+LIVE_REDIS_URL = os.environ.get("REDIS_URL", "")
 
 # django-ratelimit's own check of the cache knows django-redis's backend, not Django's, which
 # counts just as atomically (Redis INCR): its warning is silenced for Django's. The local-memory

@@ -41,8 +41,8 @@ class PlayTable(models.Model):
     state = models.JSONField(null=True, blank=True)
     version = models.PositiveIntegerField(_("version"), default=1)
     # When the server makes the next move itself (a bot's turn, a timer running out, the
-    # pause after a round): a poll before then that finds the same version answers 204.
-    server_moves_at = models.DateTimeField(null=True, blank=True)
+    # pause after a round): the worker (play_worker) takes the tables whose time has come.
+    server_moves_at = models.DateTimeField(null=True, blank=True, db_index=True)
     match = models.OneToOneField(
         Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="play_table"
     )

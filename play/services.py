@@ -12,13 +12,14 @@ import secrets
 from collections.abc import Sequence
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from cards101.bots import make_bot
 from cards101.engine import Game, IllegalMove, Move
 from cards101.rules import Variant
+from core import live
 from games import services
 from games.bot_names import stored_bot_name
 from games.labels import rules_message
@@ -45,6 +46,14 @@ STAND_IN = "greedy"
 
 class TableError(Exception):
     """A request the table refuses; the message says why."""
+
+
+class OwedMoveFailed(Exception):
+    """The move the server owes at table `pk` failed (nothing of it was saved)."""
+
+    def __init__(self, pk: int) -> None:
+        super().__init__(pk)
+        self.pk = pk
 
 
 class TableMovedOn(TableError):
@@ -195,6 +204,45 @@ def step(*, table: PlayTable, now: datetime.datetime | None = None) -> bool:
     return True
 
 
+def step_due(now: datetime.datetime | None = None) -> int | None:
+    """The clock's work (play/management/commands/play_worker.py): the move the server owes
+    at one table whose time has come, taken so that two workers never take the same table
+    (a row lock skipped by the others; on SQLite, whose writers queue whole, the due time is
+    read again under the write lock). Returns the table's id, or None if none is due."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        table = (
+            PlayTable.objects.select_for_update(skip_locked=True)
+            .filter(server_moves_at__lte=now)
+            .order_by("server_moves_at")
+            .first()
+        )
+        if table is None:
+            return None
+        try:
+            step(table=table, now=now)
+        except Exception as error:
+            raise OwedMoveFailed(table.pk) from error
+    return table.pk
+
+
+def put_aside(pk: int, delay: datetime.timedelta) -> None:
+    """A table whose owed move failed is tried again after `delay`, not at once, so that the
+    clock goes on with the others (it does not move the version: nothing changed)."""
+    with transaction.atomic():
+        PlayTable.objects.filter(pk=pk).update(server_moves_at=timezone.now() + delay)
+
+
+def next_due() -> datetime.datetime | None:
+    """When the server owes its next move at any table, if it does."""
+    return (
+        PlayTable.objects.filter(server_moves_at__isnull=False)
+        .order_by("server_moves_at")
+        .values_list("server_moves_at", flat=True)
+        .first()
+    )
+
+
 def rematch(*, table: PlayTable, by) -> PlayTable:
     """A new table with the same seats and rules; the people are invited again by its link.
     Asked again (a double click), it is the same new table."""
@@ -224,22 +272,6 @@ def rematch(*, table: PlayTable, by) -> PlayTable:
         PlayTable.objects.filter(pk=new.pk).update(rematch_of=table)
         new.rematch_of = table
     return new
-
-
-def poll(pk: int) -> tuple[int, bool] | None:
-    """The table's version and whether the server owes a move now, or None if there is no
-    such table: what every poll asks, in one plain query (the ORM costs more than the query
-    here, and most polls find nothing new)."""
-    table = connection.ops.quote_name(PlayTable._meta.db_table)
-    now = connection.ops.adapt_datetimefield_value(timezone.now())
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT version, server_moves_at IS NOT NULL AND server_moves_at <= %s "
-            f"FROM {table} WHERE id = %s",
-            [now, pk],
-        )
-        row = cursor.fetchone()
-    return None if row is None else (row[0], bool(row[1]))
 
 
 def seat_of(seats: Sequence[PlaySeat], user) -> PlaySeat | None:
@@ -359,9 +391,11 @@ def _server_moves_at(table: PlayTable, game: Game) -> datetime.datetime | None:
 
 
 def _save(table: PlayTable, *fields: str) -> None:
-    """Save the locked table's changed fields and move its version."""
+    """Save the locked table's changed fields and move its version; the browsers watching
+    the table hear of it once the transaction commits."""
     table.version += 1
     table.save(update_fields=[*fields, "version", "updated_at"])
+    live.announce(PlayTable, table.pk, table.version)
 
 
 def replay(table: PlayTable, round_index: int, step: int) -> tuple[Game, int]:

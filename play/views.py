@@ -7,7 +7,6 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
@@ -15,6 +14,7 @@ from django.views.decorators.vary import vary_on_headers
 from cards101.engine import IllegalMove, Move
 from cards101.rules import RulesError, parse_card
 from core.limits import limit
+from core.versions import version_of
 from games.labels import rules_message, rules_summary
 from games.models import Seat
 from play import services
@@ -103,16 +103,14 @@ def join(request: HttpRequest, pk: int) -> HttpResponse:
 
 @vary_on_headers("HX-Request")
 def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    """The board. A poll (htmx, with the version it shows) that finds nothing new answers 204
-    without rendering; a poll when the server owes a move (a bot's) makes it first."""
+    """The board. A fetch by htmx naming the version it shows (after an event, or the slow
+    fallback poll) that finds nothing new answers 204 without rendering. Reading the board
+    never moves the game: the worker does (play_worker)."""
     if request.htmx and "v" in request.GET:
-        polled = services.poll(pk)
-        if polled is None:
+        version = version_of(PlayTable, pk)
+        if version is None:
             raise Http404
-        version, due = polled
-        if request.GET["v"] == str(version) and (
-            not due or not services.step(table=PlayTable(pk=pk))
-        ):
+        if request.GET["v"] == str(version):
             return HttpResponse(status=204)
     return _render_board(request, _get_table(pk))
 
@@ -128,7 +126,6 @@ def _render_board(request: HttpRequest, table: PlayTable, error: str = "") -> Ht
         "summary": rules_summary(table.variant, table.preset),
         "invite": request.GET.get("invite", ""),
         "error": error,
-        "poll_after": _poll_after(table),
     }
     if table.state is not None:
         # What the board shows this seat: only what `services.view_for` lets it see.
@@ -139,15 +136,6 @@ def _render_board(request: HttpRequest, table: PlayTable, error: str = "") -> Ht
     if request.htmx:
         template += "#board"
     return render(request, template, context)
-
-
-def _poll_after(table: PlayTable) -> int:
-    """Milliseconds until the board asks again: soon after the server owes a move (a bot's),
-    else every second (an unchanged table answers 204 without rendering)."""
-    if table.server_moves_at is None:
-        return 1000
-    due = (table.server_moves_at - timezone.now()).total_seconds() * 1000
-    return int(min(1000, max(100, due + 50)))
 
 
 def _ranking(table: PlayTable) -> list[Seat]:
