@@ -206,9 +206,16 @@ if os.environ.get("REDIS_URL"):
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
+# Tables played on the site: seconds a bot waits before its move (so that people see each
+# one), and the pause after a round before the next is dealt (any seated person may deal
+# sooner). From the environment for the tests that run the production stack.
+PLAY_BOT_DELAY = float(os.environ.get("PLAY_BOT_DELAY", "0.7"))
+PLAY_ROUND_PAUSE = float(os.environ.get("PLAY_ROUND_PAUSE", "20"))
+
 # Live pages (core/live.py): versions are published on Redis pub/sub when there is a Redis,
 # so that every app server hears every change; else through the database (one machine).
 LIVE_REDIS_URL = os.environ.get("REDIS_URL", "")
+LIVE_CHANNEL_PREFIX = os.environ.get("DJANGO_CACHE_KEY_PREFIX", "")
 
 # django-ratelimit's own check of the cache knows django-redis's backend, not Django's, which
 # counts just as atomically (Redis INCR): its warning is silenced for Django's. The local-memory

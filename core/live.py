@@ -44,7 +44,6 @@ HEARTBEAT_SECONDS = 20
 RETRY_MS = 1000
 # How often a listener on the database looks for new events.
 DATABASE_POLL_SECONDS = 0.03
-PREFIX = "live:"
 
 
 def channel_of(model: type[models.Model], pk: int) -> str:
@@ -74,9 +73,11 @@ class RedisBroker:
 
         self.url = url
         self.client = redis.Redis.from_url(url, socket_timeout=5)
+        # Several sites (or test runs) may share one Redis: each hears its own channels.
+        self.prefix = f"{settings.LIVE_CHANNEL_PREFIX}live:"
 
     def publish(self, name: str, version: int) -> None:
-        self.client.publish(PREFIX + name, str(version))
+        self.client.publish(self.prefix + name, str(version))
 
     def listen(self, hub: Hub) -> None:
         """Until the hub stops: hand every published version to the hub; after a lost
@@ -89,13 +90,13 @@ class RedisBroker:
                 pubsub = redis.Redis.from_url(self.url, socket_timeout=HEARTBEAT_SECONDS).pubsub(
                     ignore_subscribe_messages=True
                 )
-                pubsub.psubscribe(PREFIX + "*")
+                pubsub.psubscribe(self.prefix + "*")
                 hub.resync()
                 failing = False
                 while not hub.stopping.is_set():
                     message = pubsub.get_message(timeout=1.0)
                     if message is not None:
-                        name = message["channel"].decode()[len(PREFIX) :]
+                        name = message["channel"].decode()[len(self.prefix) :]
                         hub.deliver(name, int(message["data"]))
                 pubsub.close()
             except (redis.RedisError, OSError, ValueError):

@@ -33,13 +33,16 @@ BOTS = tuple(PlaySeat.Bot.values)
 
 
 def bot_delay() -> datetime.timedelta:
-    """How long a bot waits before moving, so that people see each move (a setting, so that
-    browser tests need not wait)."""
-    return datetime.timedelta(seconds=getattr(settings, "PLAY_BOT_DELAY", 0.7))
+    """How long a bot waits before moving, so that people see each move (settings.py: tests
+    need not wait)."""
+    return datetime.timedelta(seconds=settings.PLAY_BOT_DELAY)
 
 
-# The pause after a round, before the server deals the next one itself.
-ROUND_PAUSE = datetime.timedelta(seconds=20)
+def round_pause() -> datetime.timedelta:
+    """The pause after a round, before the server deals the next one itself."""
+    return datetime.timedelta(seconds=settings.PLAY_ROUND_PAUSE)
+
+
 # Who plays for a person whose timer ran out, or who is away.
 STAND_IN = "greedy"
 
@@ -381,7 +384,7 @@ def _server_moves_at(table: PlayTable, game: Game) -> datetime.datetime | None:
     if game.match_over:
         return None
     if game.round_over:
-        return now + ROUND_PAUSE
+        return now + round_pause()
     seat = table.seats.get(position=game.to_move)
     if seat.bot or seat.is_away:
         return now + bot_delay()

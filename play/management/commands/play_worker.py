@@ -48,7 +48,8 @@ class Command(BaseCommand):
         for signum in (signal.SIGTERM, signal.SIGINT):
             signal.signal(signum, lambda *_: stopping.set())
         self.stdout.write("The play worker is running (bots, timers, next deals).")
-        run(stopping, until_idle=until_idle)
+        made = run(stopping, until_idle=until_idle)
+        self.stdout.write(f"The play worker stopped after {made} moves.")
 
 
 def run(stopping: threading.Event, *, until_idle: bool = False) -> int:
