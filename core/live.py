@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import close_old_connections, connection, models, transaction
+from django.db import connection, models, transaction
 from django.http import Http404, HttpRequest, StreamingHttpResponse
 
 from core.validators import MAX_ID
@@ -92,6 +92,7 @@ class RedisBroker:
                 )
                 pubsub.psubscribe(self.prefix + "*")
                 hub.resync()
+                hub.listening.set()
                 failing = False
                 while not hub.stopping.is_set():
                     message = pubsub.get_message(timeout=1.0)
@@ -124,6 +125,7 @@ class DatabaseBroker:
                     if last is None:
                         last = LiveEvent.objects.aggregate(last=models.Max("pk"))["last"] or 0
                         hub.resync()
+                        hub.listening.set()
                     for pk, name, version in LiveEvent.objects.filter(pk__gt=last).values_list(
                         "pk", "channel", "version"
                     ):
@@ -134,6 +136,7 @@ class DatabaseBroker:
                     if not failing:
                         logger.warning("live events: the database failed, retrying", exc_info=True)
                     failing, last = True, None
+                    hub.listening.clear()
                     connection.close()
                     hub.stopping.wait(1)
                 hub.stopping.wait(DATABASE_POLL_SECONDS)
@@ -157,15 +160,20 @@ def broker() -> RedisBroker | DatabaseBroker:
 
 @dataclass(eq=False)
 class Watcher:
-    """One stream's wait for its channel: the newest version heard, and a wake-up."""
+    """One stream's wait for its channel: the newest version heard, whether to read the
+    version again (after a broker's outage), and a wake-up."""
 
     channel: str
     loop: asyncio.AbstractEventLoop
     heard: asyncio.Event = field(default_factory=asyncio.Event)
-    version: int | None = None
+    newest: int = 0
+    read_again: bool = False
 
     def hear(self, version: int | None) -> None:  # on the stream's event loop
-        self.version = version
+        if version is None:
+            self.read_again = True
+        else:
+            self.newest = max(self.newest, version)
         self.heard.set()
 
 
@@ -178,6 +186,8 @@ class Hub:
         self.lock = threading.Lock()
         self.listener: threading.Thread | None = None
         self.stopping = threading.Event()
+        # Set while the listener hears every event (cleared while it reconnects).
+        self.listening = threading.Event()
 
     def add(self, watcher: Watcher) -> None:
         with self.lock:
@@ -194,6 +204,7 @@ class Hub:
         with self.lock:
             listener, self.listener = self.listener, None
             self.stopping.set()
+            self.listening.clear()
         if listener is not None:
             listener.join(timeout=5)
 
@@ -258,10 +269,14 @@ async def _events(name: str, model: type[models.Model], pk: int, known: str) -> 
     try:
         yield f"retry: {RETRY_MS}\n\n"
         sent = known
-        version: int | None = await sync_to_async(_current, thread_sensitive=False)(model, pk)
+        watcher.read_again = True
         while True:
-            if version is not None and str(version) != sent:
-                sent = str(version)
+            if watcher.read_again:
+                watcher.read_again = False
+                current = await sync_to_async(_current, thread_sensitive=False)(model, pk)
+                watcher.newest = max(watcher.newest, current or 0)
+            if watcher.newest and str(watcher.newest) != sent:
+                sent = str(watcher.newest)
                 yield f"id: {sent}\nevent: version\ndata: {sent}\n\n"
             try:
                 async with asyncio.timeout(HEARTBEAT_SECONDS):
@@ -270,15 +285,14 @@ async def _events(name: str, model: type[models.Model], pk: int, known: str) -> 
                 yield ": still here\n\n"
                 continue
             watcher.heard.clear()
-            version = watcher.version
-            if version is None:  # the listener may have missed events: read it
-                version = await sync_to_async(_current, thread_sensitive=False)(model, pk)
     finally:
         hub.remove(watcher)
 
 
 def _current(model: type[models.Model], pk: int) -> int | None:
+    """The row's version, read in a thread of the pool: rarely (a stream's start, a broker's
+    outage), so the connection is not kept."""
     try:
         return version_of(model, pk)
     finally:
-        close_old_connections()
+        connection.close()

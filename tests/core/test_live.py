@@ -18,6 +18,14 @@ from tests.conftest import make_match, record
 from tests.play.test_play import new_table, until_my_turn
 
 
+@pytest.fixture(autouse=True)
+def _listener_stopped():
+    """Each test starts with this process not listening (the listener starts with the first
+    stream) and ends with it stopped, its connection closed."""
+    yield
+    live.hub.stop()
+
+
 def events_of(model, pk) -> list[int]:
     return list(
         LiveEvent.objects.filter(channel=live.channel_of(model, pk))
@@ -141,17 +149,14 @@ def test_the_database_broker_carries_a_version_from_another_process_to_the_strea
     async def scenario():
         _response, chunks = open_stream(table.pk, **{"Last-Event-ID": str(table.version)})
         await read(chunks, 1)
-        await asyncio.sleep(0.2)  # the listener has started
+        assert await asyncio.to_thread(live.hub.listening.wait, 5)
         await asyncio.to_thread(
             live.DatabaseBroker().publish, live.channel_of(PlayTable, table.pk), 99
         )
         assert await read(chunks, 1) == ["id: 99\nevent: version\ndata: 99\n\n"]
         await hang_up(chunks)
 
-    try:
-        asyncio.run(scenario())
-    finally:
-        live.hub.stop()
+    asyncio.run(scenario())
 
 
 def test_the_events_of_a_row_that_does_not_exist_are_not_found(client, match):
