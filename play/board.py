@@ -4,6 +4,8 @@ attributes and no other module knows the view's keys."""
 
 from __future__ import annotations
 
+import datetime
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -14,9 +16,11 @@ from cards101.rules import parse_card
 from games.labels import card_name, card_notation
 
 if TYPE_CHECKING:
-    from play.models import PlaySeat
+    from play.models import PlaySeat, PlayTable
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+# A move clock at or under this many seconds is marked, so that the person notices it.
+LOW_SECONDS = 10
 
 
 @dataclass(frozen=True)
@@ -91,6 +95,8 @@ class Board:
     can_pass: bool
     seats: tuple[SeatView, ...]
     log: tuple[str, ...]  # the last events first
+    # The seat is out of this round and only bots and stand-ins are left to play it.
+    fast_forward: bool
 
 
 def board(view: dict[str, Any], seats: Sequence[PlaySeat], mine: PlaySeat | None) -> Board:
@@ -141,6 +147,56 @@ def board(view: dict[str, Any], seats: Sequence[PlaySeat], mine: PlaySeat | None
             for seat in seats
         ),
         log=tuple(describe(event, names) for event in view.get("log", []))[-12:][::-1],
+        fast_forward=fast_forward_offered(view, seats, mine),
+    )
+
+
+def fast_forward_offered(
+    view: dict[str, Any], seats: Sequence[PlaySeat], mine: PlaySeat | None
+) -> bool:
+    """Whether `mine` may have the server play the rest of the round at once: its person is out
+    of the round (gone out, or out of the match) and nobody left to move in it is a person
+    who plays (only bots, and stand-ins for people away or gone), so nobody waits on a turn."""
+    if mine is None or view["round_over"] or view["match_over"]:
+        return False
+    still_in = set(view["active"]) - set(view["went_out"])
+    if mine.position in still_in:
+        return False
+    return all(seat.bot or seat.is_away for seat in seats if seat.position in still_in)
+
+
+@dataclass(frozen=True)
+class Clock:
+    """The time the person to move has left when the table has a timer: the seconds as the
+    page shows them, and for the script that counts them down the deadline and the server's
+    time when it rendered (epoch milliseconds: a phone whose clock is off still counts right)."""
+
+    seconds: int
+    deadline_ms: int
+    now_ms: int
+
+    @property
+    def low(self) -> bool:
+        return self.seconds <= LOW_SECONDS
+
+    @property
+    def low_seconds(self) -> int:
+        return LOW_SECONDS
+
+
+def clock(table: PlayTable, shown: Board, now: datetime.datetime) -> Clock | None:
+    """The move clock of the person to move, if the table has a timer (none for a bot, or for
+    a seat the stand-in plays: the server moves for it soon, whatever the timer)."""
+    if not table.move_seconds or table.server_moves_at is None or shown.round_over:
+        return None
+    to_move = next((p.seat for p in shown.seats if p.to_move), None)
+    if to_move is None or to_move.bot or to_move.is_away:
+        return None
+    left = (table.server_moves_at - now).total_seconds()
+    return Clock(
+        seconds=max(0, math.ceil(left)),
+        deadline_ms=int(table.server_moves_at.timestamp() * 1000),
+        now_ms=int(now.timestamp() * 1000),
     )
 
 

@@ -92,6 +92,9 @@ class PlaySeat(models.Model):
     # Turns in a row the timer ran out on; after two the seat plays as a bot until its
     # player moves again.
     timeouts = models.PositiveSmallIntegerField(default=0)
+    # When its person resigned and left a table in play: the stand-in plays the seat to the
+    # match's end, and the person no longer sits there (the seat keeps who sat, for the record).
+    left_at = models.DateTimeField(_("left at"), null=True, blank=True)
 
     class Meta:
         db_table = "games_playseat"
@@ -113,8 +116,14 @@ class PlaySeat(models.Model):
         return not self.bot and self.user_id is None
 
     @property
+    def has_left(self) -> bool:
+        return self.left_at is not None
+
+    @property
     def is_away(self) -> bool:
-        return not self.bot and self.timeouts >= 2
+        """Whether the server plays this person's seat: their time ran out twice (until they
+        come back), or they resigned and left (for good)."""
+        return not self.bot and (self.timeouts >= 2 or self.has_left)
 
 
 class PlayMove(models.Model):
@@ -125,7 +134,9 @@ class PlayMove(models.Model):
     number = models.PositiveIntegerField(_("move"))
     seat = models.PositiveSmallIntegerField(_("seat"))
     move = models.JSONField(_("move"))
-    # Who made it when not the seat's person: "" (the person), a bot's name, or "timer".
+    # Who made it when not the seat's person: "" (the person), a bot's name, "timer" (the
+    # stand-in for a person whose time ran out, or who is away) or "left" (the stand-in for a
+    # person who resigned).
     by = models.CharField(max_length=10, blank=True)
     at = models.DateTimeField(auto_now_add=True)
 

@@ -1,5 +1,6 @@
 """The services of tables played on the site: seat people and bots, apply each move under the
-table's lock, let the server move for bots and absent players, store every finished round.
+table's lock, let the server move for bots and absent players, store every finished round, let
+a person leave (or resign) and fast-forward a round only bots are left to play.
 
 The game itself is `cards101.engine`; its state lives in `PlayTable.state` and nowhere else, so
 any server process can serve any table. Locks: the table's row, then its match's row.
@@ -25,6 +26,7 @@ from games.bot_names import stored_bot_name
 from games.labels import rules_message
 from games.models import Match, Player
 from games.services import own_player
+from play.board import fast_forward_offered
 from play.models import PlaySeat, PlayTable
 
 # A seat when a table is created: "me", "open" (someone with the link), or a bot's name.
@@ -130,9 +132,7 @@ def play(*, table: PlayTable, user, move: Move, version: int) -> PlayTable:
     """A person's move, made on `version` of the table."""
     with transaction.atomic():
         table = _lock(table)
-        seat = table.seats.filter(user=user).first()
-        if seat is None:
-            raise TableError(_("You do not sit at this table."))
+        seat = _seated(table, user)
         if table.version != version:
             raise TableMovedOn(_("The table has moved on; here it is now."))
         if table.status != PlayTable.Status.PLAYING:
@@ -154,9 +154,7 @@ def come_back(*, table: PlayTable, user) -> PlayTable:
     """A person whose seat played as a bot while they were away takes it back."""
     with transaction.atomic():
         table = _lock(table)
-        seat = table.seats.filter(user=user).first()
-        if seat is None:
-            raise TableError(_("You do not sit at this table."))
+        seat = _seated(table, user)
         if seat.timeouts:
             seat.timeouts = 0
             seat.save(update_fields=["timeouts"])
@@ -170,8 +168,7 @@ def next_round(*, table: PlayTable, user, version: int) -> PlayTable:
     """Deal the next round once the last one is over (any seated person may)."""
     with transaction.atomic():
         table = _lock(table)
-        if not table.seats.filter(user=user).exists():
-            raise TableError(_("You do not sit at this table."))
+        _seated(table, user)
         if table.version != version:
             raise TableMovedOn(_("The table has moved on; here it is now."))
         _deal_next(table)
@@ -191,19 +188,7 @@ def step(*, table: PlayTable, now: datetime.datetime | None = None) -> bool:
         if game.round_over:
             _deal_next(table)
             return True
-        seat = table.seats.get(position=game.to_move)
-        if seat.bot:
-            name, by = seat.bot, seat.bot
-        else:
-            name, by = STAND_IN, "timer"
-            if not seat.is_away:
-                seat.timeouts += 1
-                seat.save(update_fields=["timeouts"])
-        view = game.view(seat.position)
-        bot = make_bot(name, seed=table.pk * 1_000_003 + table.version)
-        move = bot.choose(view, game.legal_moves())
-        game.play(move)
-        _record_move(table, game, seat.position, move, by=by)
+        _server_move(table, game)
     return True
 
 
@@ -246,6 +231,60 @@ def next_due() -> datetime.datetime | None:
     )
 
 
+def leave(*, table: PlayTable, user, version: int) -> PlayTable:
+    """Leave the table, seen at `version`.
+
+    While the table waits for players, the seat is simply open again (whoever has the link may
+    take it; the table stays its creator's). Once the game is played, leaving is resigning: the
+    person no longer sits there (no hand, no moves, not among their tables), and the stand-in
+    plays the seat, as for someone away, to the end of the match. The match's record is the
+    match as played out: the seat's player keeps the rounds played before and after, and the
+    result stands (a resignation is not scored as a loss of its own, and the rules have none).
+    """
+    with transaction.atomic():
+        table = _lock(table)
+        seat = _seated(table, user)
+        if table.version != version:
+            raise TableMovedOn(_("The table has moved on; here it is now."))
+        if table.status == PlayTable.Status.FINISHED:
+            raise TableError(_("The match is over."))
+        if table.status == PlayTable.Status.WAITING:
+            seat.user = None
+            seat.save(update_fields=["user"])
+            _save(table)
+            return table
+        seat.left_at = timezone.now()
+        seat.save(update_fields=["left_at"])
+        game = Game.from_json(table.state)
+        if not game.round_over and game.to_move == seat.position:
+            # The stand-in moves after the bots' pause, not when the timer runs out.
+            table.server_moves_at = _server_moves_at(table, game)
+        _save(table, "server_moves_at")
+    return table
+
+
+def fast_forward(*, table: PlayTable, user, version: int) -> PlayTable:
+    """Play the rest of the round at once, for a person out of it while only bots and
+    stand-ins are left to move in it (`play.board.fast_forward_offered`): every move the server
+    owes, in this one transaction and without the bots' pause, each recorded as `step` records
+    it. The next deal waits as after any round."""
+    with transaction.atomic():
+        table = _lock(table)
+        seat = _seated(table, user)
+        if table.version != version:
+            raise TableMovedOn(_("The table has moved on; here it is now."))
+        if table.status != PlayTable.Status.PLAYING:
+            raise TableError(_("The game is not being played."))
+        game = Game.from_json(table.state)
+        if not fast_forward_offered(game.view(seat.position), list(table.seats.all()), seat):
+            raise TableError(
+                _("You may fast-forward only a round you are out of, with only bots left in it.")
+            )
+        while not game.round_over:
+            _server_move(table, game)
+    return table
+
+
 def rematch(*, table: PlayTable, by) -> PlayTable:
     """A new table with the same seats and rules; the people are invited again by its link.
     Asked again (a double click), it is the same new table."""
@@ -253,8 +292,7 @@ def rematch(*, table: PlayTable, by) -> PlayTable:
         table = _lock(table)
         if table.status != PlayTable.Status.FINISHED:
             raise TableError(_("The game is still being played."))
-        if not table.seats.filter(user=by).exists():
-            raise TableError(_("You do not sit at this table."))
+        _seated(table, by)
         earlier = PlayTable.objects.filter(rematch_of=table, created_by=by).first()
         if earlier is not None:
             return earlier
@@ -278,10 +316,18 @@ def rematch(*, table: PlayTable, by) -> PlayTable:
 
 
 def seat_of(seats: Sequence[PlaySeat], user) -> PlaySeat | None:
-    """The user's seat among these, if any (never a bot's seat for an anonymous visitor)."""
+    """The user's seat among these, if they sit there (never a bot's seat for an anonymous
+    visitor; never the seat of someone who resigned and left: they watch as anyone does)."""
     if not user.is_authenticated:
         return None
-    return next((seat for seat in seats if seat.user_id == user.pk), None)
+    return next((seat for seat in seats if seat.user_id == user.pk and not seat.has_left), None)
+
+
+def has_left(seats: Sequence[PlaySeat], user) -> bool:
+    """Whether the user resigned and left one of these seats."""
+    return user.is_authenticated and any(
+        seat.user_id == user.pk and seat.has_left for seat in seats
+    )
 
 
 def view_for(table: PlayTable, seat: PlaySeat | None) -> dict | None:
@@ -311,6 +357,32 @@ def public_view(view: dict) -> dict:
 
 def _lock(table: PlayTable) -> PlayTable:
     return PlayTable.objects.select_for_update().get(pk=table.pk)
+
+
+def _seated(table: PlayTable, user) -> PlaySeat:
+    """The user's seat at the locked table; someone who resigned and left sits there no more."""
+    seat = table.seats.filter(user=user, left_at=None).first()
+    if seat is None:
+        raise TableError(_("You do not sit at this table."))
+    return seat
+
+
+def _server_move(table: PlayTable, game: Game) -> None:
+    """Make the move the server owes the seat to move (`game` is not between rounds): its
+    bot's, or the stand-in's for a person whose timer ran out, who is away or who left."""
+    seat = table.seats.get(position=game.to_move)
+    if seat.bot:
+        name, by = seat.bot, seat.bot
+    else:
+        name, by = STAND_IN, "left" if seat.has_left else "timer"
+        if not seat.is_away:
+            seat.timeouts += 1
+            seat.save(update_fields=["timeouts"])
+    view = game.view(seat.position)
+    bot = make_bot(name, seed=table.pk * 1_000_003 + table.version)
+    move = bot.choose(view, game.legal_moves())
+    game.play(move)
+    _record_move(table, game, seat.position, move, by=by)
 
 
 def _start_if_full(table: PlayTable) -> None:

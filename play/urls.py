@@ -18,6 +18,8 @@ urlpatterns = [
     path("<int:pk>/move/", views.move, name="move"),
     path("<int:pk>/next/", views.next_round, name="next"),
     path("<int:pk>/back/", views.come_back, name="back"),
+    path("<int:pk>/leave/", views.leave, name="leave"),
+    path("<int:pk>/fast-forward/", views.fast_forward, name="fast_forward"),
     path("<int:pk>/rematch/", views.rematch, name="rematch"),
     path("<int:pk>/rounds/<int:number>/", views.replay, name="replay"),
 ]

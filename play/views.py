@@ -1,4 +1,5 @@
-"""Views of tables played on the site: the lobby, a new table, joining, the board and moves."""
+"""Views of tables played on the site: the lobby, a new table, joining and leaving, the board
+and moves."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
@@ -18,7 +20,7 @@ from core.versions import version_of
 from games.labels import rules_message, rules_summary
 from games.models import Seat
 from play import services
-from play.board import SUIT_SYMBOLS, Face, board, describe
+from play.board import SUIT_SYMBOLS, Face, board, clock, describe
 from play.forms import PlayTableForm
 from play.models import PlaySeat, PlayTable
 
@@ -28,10 +30,10 @@ def _get_table(pk: int) -> PlayTable:
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
-    """Tables I sit at, and public tables waiting for players."""
+    """Tables I sit at (not those I resigned and left), and public tables waiting for players."""
     mine = []
     if request.user.is_authenticated:
-        mine = PlayTable.objects.filter(seats__user=request.user).exclude(
+        mine = PlayTable.objects.filter(seats__user=request.user, seats__left_at=None).exclude(
             status=PlayTable.Status.FINISHED
         )[:20]
     open_tables = (
@@ -126,11 +128,13 @@ def _render_board(request: HttpRequest, table: PlayTable, error: str = "") -> Ht
         "summary": rules_summary(table.variant, table.preset),
         "invite": request.GET.get("invite", ""),
         "error": error,
+        "left": mine is None and services.has_left(seats, request.user),
     }
     if table.state is not None:
         # What the board shows this seat: only what `services.view_for` lets it see.
         shown = board(services.view_for(table, mine), seats, mine)
         context["board"] = shown
+        context["clock"] = clock(table, shown, timezone.now())
         context["ranking"] = _ranking(table) if shown.match_over and table.match_id else []
     template = "play/table.html"
     if request.htmx:
@@ -193,6 +197,42 @@ def come_back(request: HttpRequest, pk: int) -> HttpResponse:
     except services.TableError as error:
         messages.error(request, str(error))
     return redirect(table)
+
+
+@login_required
+@require_POST
+def leave(request: HttpRequest, pk: int) -> HttpResponse:
+    """Leave a table waiting for players (back to the lobby), or resign from one in play (its
+    page then says so, as anyone watching sees it)."""
+    table = _get_table(pk)
+    try:
+        version = int(request.POST.get("version", ""))
+        left = services.leave(table=table, user=request.user, version=version)
+    except ValueError:
+        messages.error(request, _("The table has moved on; here it is now."))
+    except services.TableError as error:
+        messages.error(request, str(error))
+    else:
+        if left.status == PlayTable.Status.WAITING:
+            messages.success(request, _("You left the table; your seat is open again."))
+            return redirect("play:lobby")
+    return redirect(table)
+
+
+@login_required
+@require_POST
+def fast_forward(request: HttpRequest, pk: int) -> HttpResponse:
+    """The rest of the round played at once, for someone out of it among bots."""
+    table = _get_table(pk)
+    error = ""
+    try:
+        version = int(request.POST.get("version", ""))
+        services.fast_forward(table=table, user=request.user, version=version)
+    except ValueError:
+        error = _("The table has moved on; here it is now.")
+    except services.TableError as refused:
+        error = str(refused)
+    return _answer(request, pk, error)
 
 
 @login_required

@@ -92,6 +92,8 @@ def states(world: World) -> dict[str, list[dict]]:
         "play:next": [{"pk": tables["round_over"].pk}],
         "play:back": [{"pk": tables["your_move"].pk}],
         "play:rematch": [{"pk": tables["match_over"].pk}],
+        "play:leave": [{"pk": tables["your_move"].pk}, {"pk": tables["waiting"].pk}],
+        "play:fast_forward": [{"pk": tables["out_of_round"].pk}],
         "play:replay": [
             {"pk": tables["round_over"].pk, "number": 1},
             {"pk": tables["match_over"].pk, "number": 1},
@@ -370,6 +372,9 @@ def test_the_walk_knows_the_states_people_meet(world):
     assert Game.from_json(world.tables["turned_up_queen"].state).opening_queen
     assert Game.from_json(world.tables["round_over"].state).round_over
     assert world.tables["match_over"].status == "finished"
+    assert world.tables["timed"].move_seconds
+    assert 0 in Game.from_json(world.tables["out_of_round"].state).view(0)["went_out"]
+    assert world.tables["resigned"].seats.get(position=0).has_left
     assert [t.status for t in world.tournaments.values()] == ["registration", "running", "finished"]
     assert world.tournaments["before"].rounds.count() == 0
     assert world.matches["finished"].is_finished and not world.matches["running"].is_finished

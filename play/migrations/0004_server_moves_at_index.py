@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('play', '0002_content_types'),
+        ('play', '0003_seat_left'),
     ]
 
     operations = [
