@@ -23,6 +23,7 @@ class Options:
     passes: int = 4
     warmup: int = 200
     threads: int = 4
+    live_moves: int = 200
 
 
 @dataclass

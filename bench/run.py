@@ -3,6 +3,8 @@
     .venv/bin/python bench/run.py            # every benchmark, report on stdout (make bench)
     .venv/bin/python bench/run.py --write    # ... and docs/benchmarks.md rewritten from it
     .venv/bin/python bench/run.py --only scoring
+    .venv/bin/python bench/run.py --only live --write   # only that section (and its summary
+                                                        # rows) rewritten, dated on its own
 
 A benchmark is a module of this package with NAME, TITLE and run(options) -> Section;
 add its name to BENCHMARKS below and it gets its section in the report. Benchmarks that
@@ -46,6 +48,7 @@ BENCHMARKS = (
     "standings_page",
     "play",
     "stats",
+    "live",
 )
 DOC = ROOT / "docs" / "benchmarks.md"
 COMMAND = "make bench"
@@ -67,12 +70,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--passes", type=int, default=defaults.passes, help="interleaved passes")
     parser.add_argument("--warmup", type=int, default=defaults.warmup, help="warm-up GETs per page")
     parser.add_argument("--threads", type=int, default=defaults.threads, help="client threads")
+    parser.add_argument(
+        "--live-moves",
+        type=int,
+        default=defaults.live_moves,
+        help="moves of the two people at a live table, per stack",
+    )
     parser.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
     args = parser.parse_args(argv)
-    if args.write and args.only:
-        parser.error("--write writes every benchmark's figures from one run; drop --only")
     # Bounded, so that a typo cannot start an endless run or a thousand threads.
-    limits = {"scoring_runs": 100_000, "requests": 100_000, "passes": 100, "warmup": 10_000}
+    limits = {
+        "scoring_runs": 100_000,
+        "requests": 100_000,
+        "passes": 100,
+        "warmup": 10_000,
+        "live_moves": 2_000,
+    }
     for name, most in (limits | {"threads": 32}).items():
         if not 1 <= getattr(args, name) <= most:
             parser.error(f"--{name.replace('_', '-')} must be from 1 to {most}")
@@ -82,6 +95,7 @@ def main(argv: list[str] | None = None) -> int:
         passes=args.passes,
         warmup=args.warmup,
         threads=args.threads,
+        live_moves=args.live_moves,
     )
 
     started = datetime.datetime.now(datetime.UTC)
@@ -106,7 +120,13 @@ def main(argv: list[str] | None = None) -> int:
     report = render(sections, started, elapsed, loads)
     print()
     print(report)
-    if args.write and not failed:
+    if args.write and not failed and args.only and DOC.exists():
+        # Only these benchmarks ran: their sections and summary rows are replaced, each
+        # dated with the command that measured it; the rest of the file is left as it was.
+        command = " ".join(["bench/run.py", *(argv if argv is not None else sys.argv[1:])])
+        DOC.write_text(update(DOC.read_text(), sections, started, elapsed, loads, command))
+        log(f"updated {', '.join(args.only)} in {DOC.relative_to(ROOT)}")
+    elif args.write and not failed:
         DOC.parent.mkdir(exist_ok=True)
         DOC.write_text(report)
         log(f"wrote {DOC.relative_to(ROOT)}")
@@ -121,6 +141,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 NOTES = ROOT / "bench" / "notes.md"
+WRITTEN = (
+    "Written by `bench/run.py --write` from one run (a section that says when it was measured "
+    "was measured again on its own, by `--only NAME --write`);"
+)
 
 
 def render(
@@ -141,7 +165,7 @@ def render(
     parts = [
         "# Benchmarks",
         "",
-        "Written by `bench/run.py --write` from one run; to measure again, run "
+        f"{WRITTEN} to measure again, run "
         f"`{COMMAND}` (it prints this report) or `.venv/bin/python bench/run.py --write` "
         "(it also rewrites this file). The code is in `bench/`.",
         "",
@@ -160,6 +184,55 @@ def render(
         # Comparisons with earlier runs are written by hand and kept across rewrites.
         parts += ["", NOTES.read_text().strip()]
     return "\n".join(parts) + "\n"
+
+
+def update(
+    doc: str,
+    sections: list[Section],
+    started: datetime.datetime,
+    elapsed: float,
+    loads: tuple[str, str],
+    command: str,
+) -> str:
+    """docs/benchmarks.md with these sections (and their rows of the summary) replaced, or
+    added before the notes; the notes are taken from bench/notes.md again."""
+    doc = doc.split("\n## Notes\n", 1)[0].rstrip("\n")
+    doc = doc.replace("Written by `bench/run.py --write` from one run;", WRITTEN, 1)
+    blocks = doc.split("\n## ")
+    head, rest = blocks[0], [f"## {block}" for block in blocks[1:]]
+    for section in sections:
+        dated = (
+            f"_Measured on {started:%Y-%m-%d %H:%M} UTC by `.venv/bin/python {command}` "
+            f"({elapsed:.0f} s; load average before / after: {loads[0]} / {loads[1]}), on the "
+            "machine described at the top._\n\n" + section.markdown.strip()
+        )
+        block = f"## {section.title}\n\n{dated}\n"
+        titled = [n for n, text in enumerate(rest) if text.startswith(f"## {section.title}\n")]
+        if titled:
+            rest[titled[0]] = block
+        else:
+            rest.append(block)
+        rows = [
+            f"| {section.title} | {check.what} | {check.measured} | "
+            f"{'ok' if check.ok else '**missed**'} |"
+            for check in section.checks
+        ]
+        rest = [_with_rows(text, section.title, rows) for text in rest]
+    parts = [head.rstrip("\n"), *(text.rstrip("\n") for text in rest)]
+    if NOTES.exists():
+        parts.append(NOTES.read_text().strip())
+    return "\n\n".join(parts) + "\n"
+
+
+def _with_rows(block: str, title: str, rows: list[str]) -> str:
+    """The summary block with the rows of `title` replaced (or added at its end)."""
+    if not block.startswith("## Summary\n"):
+        return block
+    lines = block.rstrip("\n").split("\n")
+    mine = [n for n, line in enumerate(lines) if line.startswith(f"| {title} |")]
+    at = mine[0] if mine else len(lines)
+    kept = [line for line in lines if not line.startswith(f"| {title} |")]
+    return "\n".join(kept[:at] + rows + kept[at:]) + "\n"
 
 
 if __name__ == "__main__":
