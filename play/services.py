@@ -60,6 +60,7 @@ def create_table(
     public: bool = False,
     move_seconds: int | None = None,
     seed: int | None = None,
+    name: str = "",
 ) -> PlayTable:
     """A new table; the creator sits at seat 1. It starts when every seat is taken (dealt
     from `seed`, or at random)."""
@@ -71,6 +72,7 @@ def create_table(
         raise TableError(_("Each seat is you, an open seat or a bot."))
     with transaction.atomic():
         table = PlayTable.objects.create(
+            name=name,
             preset=preset,
             options=variant.as_dict(),
             seat_count=len(seats),
@@ -220,6 +222,7 @@ def rematch(*, table: PlayTable, by) -> PlayTable:
             seats=[ME, *seats],
             public=table.public,
             move_seconds=table.move_seconds,
+            name=table.name,
         )
         PlayTable.objects.filter(pk=new.pk).update(rematch_of=table)
         new.rematch_of = table
@@ -240,6 +243,15 @@ def poll(pk: int) -> tuple[int, bool] | None:
         )
         row = cursor.fetchone()
     return None if row is None else (row[0], bool(row[1]))
+
+
+def seat_to_move(table: PlayTable) -> int | None:
+    """The seat whose decision it is, or None when it is nobody's: before the deal, between
+    two rounds, after the match."""
+    if table.status != PlayTable.Status.PLAYING or table.state is None:
+        return None
+    game = Game.from_json(table.state)
+    return None if game.round_over else game.to_move
 
 
 def seat_of(seats: Sequence[PlaySeat], user) -> PlaySeat | None:

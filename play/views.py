@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
@@ -27,32 +29,58 @@ def _get_table(pk: int) -> PlayTable:
     return get_object_or_404(PlayTable.objects.select_related("match"), pk=pk)
 
 
+# The tables a lobby lists of each kind: a person sits at a handful at once.
+LOBBY_TABLES = 20
+
+
+@dataclass(frozen=True)
+class LobbyRow:
+    """A table as the lobby lists it: its seats, whose decision it is (None when nobody's:
+    waiting for players, between two rounds) and whether that is the viewer's."""
+
+    table: PlayTable
+    seats: list[PlaySeat]
+    to_move: PlaySeat | None
+    my_move: bool
+
+
 def lobby(request: HttpRequest) -> HttpResponse:
-    """Tables I sit at, and public tables waiting for players."""
+    """Tables I sit at, those where it is my move first, and public tables waiting for
+    players."""
     mine = []
     if request.user.is_authenticated:
         mine = PlayTable.objects.filter(seats__user=request.user).exclude(
             status=PlayTable.Status.FINISHED
-        )[:20]
+        )[:LOBBY_TABLES]
     open_tables = (
         PlayTable.objects.filter(public=True, status=PlayTable.Status.WAITING)
         .filter(~Q(seats__user=request.user) if request.user.is_authenticated else Q())
-        .distinct()[:20]
+        .distinct()[:LOBBY_TABLES]
     )
+    rows = _rows([*mine, *open_tables], request.user)
+    # sorted() is stable: within each group, the table that moved last first.
+    mine_rows = sorted(rows[: len(mine)], key=lambda row: not row.my_move)
     return render(
         request,
         "play/lobby.html",
-        {"mine": _rows(mine), "open_tables": _rows(open_tables)},
+        {"mine": mine_rows, "open_tables": rows[len(mine) :]},
     )
 
 
-def _rows(tables) -> list[tuple[PlayTable, list[PlaySeat]]]:
-    tables = list(tables)
+def _rows(tables: list[PlayTable], user) -> list[LobbyRow]:
+    """The lobby's rows of these tables, their seats read in one query."""
     seats = PlaySeat.objects.filter(table__in=tables).select_related("user__player", "player")
     by_table: dict[int, list[PlaySeat]] = {}
     for seat in seats:
         by_table.setdefault(seat.table_id, []).append(seat)
-    return [(table, by_table.get(table.pk, [])) for table in tables]
+    rows = []
+    for table in tables:
+        around = by_table.get(table.pk, [])
+        position = services.seat_to_move(table)
+        to_move = next((seat for seat in around if seat.position == position), None)
+        mine = services.seat_of(around, user)
+        rows.append(LobbyRow(table, around, to_move, mine is not None and to_move == mine))
+    return rows
 
 
 @login_required
@@ -70,6 +98,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
                     seats=form.cleaned_data["seats"],
                     public=form.cleaned_data["public"],
                     move_seconds=form.cleaned_data["move_seconds"],
+                    name=form.cleaned_data["name"],
                 )
             except services.TableError as error:
                 form.add_error(None, str(error))
