@@ -283,6 +283,15 @@ def public_view(view: dict) -> dict:
     return public
 
 
+def replay_view(game: Game) -> dict:
+    """A position of a finished round as anyone may see it in its replay: what every seat
+    sees, and every hand (the round is over, its hands were shown to the table at its end).
+    Never for a round still being played: the caller replays finished rounds alone."""
+    view = public_view(game.view(0))
+    view["hands"] = [[card.code for card in sorted(hand)] for hand in game.cards_in_play()["hands"]]
+    return view
+
+
 # --- inside the transaction ----------------------------------------------------------------
 
 

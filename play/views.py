@@ -17,10 +17,12 @@ from django.views.decorators.vary import vary_on_headers
 from cards101.engine import IllegalMove, Move
 from cards101.rules import RulesError, parse_card
 from core.limits import limit
+from games import extensions
 from games.labels import rules_message, rules_summary
 from games.models import Seat
+from games.sheet import Sheet
 from play import services
-from play.board import SUIT_SYMBOLS, Face, board, describe
+from play.board import SUIT_SYMBOLS, board
 from play.forms import PlayTableForm
 from play.models import PlaySeat, PlayTable
 
@@ -164,6 +166,10 @@ def _render_board(request: HttpRequest, table: PlayTable, error: str = "") -> Ht
         shown = board(services.view_for(table, mine), seats, mine)
         context["board"] = shown
         context["ranking"] = _ranking(table) if shown.match_over and table.match_id else []
+        # After a round, the chances to win as the totals now stand (cached on the match's
+        # version: worked out once a round); after the match, how the ratings moved.
+        if shown.round_over and table.match_id:
+            context["panels"] = extensions.match_panels(table.match, Sheet(table.match))
     template = "play/table.html"
     if request.htmx:
         template += "#board"
@@ -266,7 +272,8 @@ def rematch(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    """A finished round, move by move, as the viewer's seat saw it (or as everyone saw it)."""
+    """A finished round, move by move, every hand shown at each step to whoever looks (its
+    hands were shown to the table at its end). A round still being played is not found."""
     table = _get_table(pk)
     if table.state is None:
         raise Http404
@@ -278,14 +285,10 @@ def replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         step = max(0, int(request.GET.get("step", "0")))
     except ValueError:
         step = 0
-    seats = list(table.seats.select_related("user", "player"))
+    seats = list(table.seats.select_related("user__player", "player"))
     mine = services.seat_of(seats, request.user)
     game, count = services.replay(table, number - 1, step)
     step = min(step, count)
-    view = game.view(mine.position if mine else 0)
-    if mine is None:
-        view = services.public_view(view)
-    names = {seat.position: str(seat) for seat in seats}
     return render(
         request,
         "play/replay.html",
@@ -296,11 +299,6 @@ def replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             "count": count,
             "previous": step - 1 if step > 0 else None,
             "next": step + 1 if step < count else None,
-            "top": Face.of(view["top"]) if view.get("top") else None,
-            "hand": [Face.of(code) for code in view.get("hand", [])],
-            "players": [
-                (names[seat.position], view["hand_counts"][seat.position]) for seat in seats
-            ],
-            "log": [describe(event, names) for event in view.get("log", [])][::-1],
+            "board": board(services.replay_view(game), seats, mine),
         },
     )
