@@ -201,6 +201,37 @@ def test_two_people_play_one_table_from_two_browsers(
     other.close()
 
 
+# What the page writes to the clipboard, kept for the test to read: the page itself may not
+# read the clipboard (Permissions-Policy), and the write still goes through to the browser.
+RECORD_CLIPBOARD = """(() => {
+  if (!navigator.clipboard) return;
+  const write = navigator.clipboard.writeText.bind(navigator.clipboard);
+  navigator.clipboard.writeText = async (text) => {
+    await write(text);
+    window.copiedText = text;
+  };
+})();"""
+
+
+@in_both_languages
+def test_the_invitation_link_is_copied_by_its_button(
+    page: Page, problems: list[str], context, log_in, alice, t
+):
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    context.add_init_script(RECORD_CLIPBOARD)
+    table = play.create_table(
+        by=alice, preset="aaow", variant=PRESETS["aaow"], seats=["me", "open"]
+    )
+    log_in(alice)
+    page.goto(table.get_absolute_url())
+    link = page.get_by_label(t("Invitation link")).input_value()
+    assert link.endswith(f"/play/join/{table.invite}/")
+    page.get_by_role("button", name=t("Copy the link")).click()
+    expect(page.get_by_role("status")).to_have_text(t("Copied"))
+    assert page.evaluate("window.copiedText") == link
+    assert problems == []
+
+
 def long_round_at_my_move() -> Game:
     """A first round of greedy bots, at seat 0's move once the log holds more events than the
     board shows open."""

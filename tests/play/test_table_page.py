@@ -188,6 +188,30 @@ def test_the_round_being_played_has_no_replay(client, alice, bob):
     assert client.get(reverse("play:replay", args=[table.pk, 2])).status_code == 404
 
 
+# --- the invitation link --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("headers", "copy", "copied"),
+    [(EN, "Copy the link", "Copied"), (RU, "Скопировать ссылку", "Скопировано")],
+)
+def test_the_invitation_has_a_button_that_copies_it_beside_the_link_itself(
+    client, alice, headers, copy, copied
+):
+    table = play.create_table(
+        by=alice, preset="aaow", variant=PRESETS["aaow"], seats=["me", "open"]
+    )
+    client.force_login(alice)
+    body = client.get(table.get_absolute_url(), **headers).content.decode()
+    invite = section(body, 'class="invite"') if 'class="invite"' in body else ""
+    link = f"http://testserver{reverse('play:invite', args=[table.invite])}"
+    assert f'id="invite-link" readonly value="{link}"' in invite
+    assert f'data-copy="invite-link" data-copied="{copied}"' in invite
+    # Hidden until the script finds a clipboard to write; the link's field is there either way.
+    assert f" hidden>{copy}</button>" in invite
+    assert "js/table-tools" in body
+
+
 # --- chances to win -----------------------------------------------------------------------
 
 
