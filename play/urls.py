@@ -18,4 +18,5 @@ urlpatterns = [
     path("<int:pk>/back/", views.come_back, name="back"),
     path("<int:pk>/rematch/", views.rematch, name="rematch"),
     path("<int:pk>/rounds/<int:number>/", views.replay, name="replay"),
+    path("<int:pk>/chances/", views.chances, name="chances"),
 ]

@@ -166,14 +166,21 @@ def _render_board(request: HttpRequest, table: PlayTable, error: str = "") -> Ht
         shown = board(services.view_for(table, mine), seats, mine)
         context["board"] = shown
         context["ranking"] = _ranking(table) if shown.match_over and table.match_id else []
-        # After a round, the chances to win as the totals now stand (cached on the match's
-        # version: worked out once a round); after the match, how the ratings moved.
-        if shown.round_over and table.match_id:
-            context["panels"] = extensions.match_panels(table.match, Sheet(table.match))
     template = "play/table.html"
     if request.htmx:
         template += "#board"
     return render(request, template, context)
+
+
+def chances(request: HttpRequest, pk: int) -> HttpResponse:
+    """What statistics say of the table's match, for the board at a round's end (loaded after
+    it): the chances to win as the totals now stand, or, after the match, how the ratings
+    moved. Apart from the board, so that the move that ends a round is answered at once; the
+    chances are worked out once a round (cached on the match's version)."""
+    table = _get_table(pk)
+    if table.match is None:
+        raise Http404
+    return HttpResponse("".join(extensions.match_panels(table.match, Sheet(table.match))))
 
 
 def _poll_after(table: PlayTable) -> int:

@@ -34,6 +34,7 @@ WORDS = {
         "waiting": "Waiting for players",
         "invitation link": "Invitation link",
         "take a seat": "Take a seat",
+        "chances": "Chances to win|Ratings",
     },
     "ru": {
         "sign up": "Зарегистрируйтесь",
@@ -49,6 +50,7 @@ WORDS = {
         "waiting": "Ждём игроков",
         "invitation link": "Ссылка-приглашение",
         "take a seat": "Занять место",
+        "chances": "Шансы на победу|Рейтинги",
     },
 }
 
@@ -118,6 +120,9 @@ def test_a_new_user_plays_a_round_against_two_bots(page: Page, problems: list[st
     end = page.locator("#board .round-end")
     expect(end.get_by_role("heading")).to_have_text(re.compile(words["over"]))
     expect(end.locator("tbody tr")).to_have_count(3)
+    # Then each one's chance to win the match as the totals stand (or, if the round ended
+    # the match, how the ratings moved).
+    expect(page.locator("#board .predictions h2")).to_have_text(re.compile(words["chances"]))
     assert problems == []
 
 

@@ -20,6 +20,7 @@ from play.models import PlayMove, PlayTable
 from tests.play.test_play import (
     assert_nothing_hidden,
     new_table,
+    play_match_out,
     play_round,
     until_my_turn,
 )
@@ -28,6 +29,7 @@ pytestmark = pytest.mark.django_db
 
 RU = {"HTTP_ACCEPT_LANGUAGE": "ru"}
 EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
+HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 def section(body: str, marker: str) -> str:
@@ -222,7 +224,11 @@ def test_after_a_round_the_table_shows_each_players_chance_from_the_totals(
     table = new_table(alice, seats=("me", "greedy", "greedy"))
     game = play_round(table, alice)
     client.force_login(alice)
-    body = client.get(table.get_absolute_url(), **headers).content.decode()
+    board = client.get(table.get_absolute_url(), **headers).content.decode()
+    # The board asks for them once it is shown: the move that ends a round is answered at once.
+    chances = reverse("play:chances", args=[table.pk])
+    assert f'hx-get="{chances}" hx-trigger="load"' in board
+    body = client.get(chances, **headers, **HTMX).content.decode()
     panel = section(body, 'id="chances-title"')
     assert title in panel
     percents = [int(p) for p in re.findall(r"<strong>(\d+)%</strong>", panel)]
@@ -234,3 +240,14 @@ def test_after_a_round_the_table_shows_each_players_chance_from_the_totals(
     ):
         if total < other:
             assert percent >= other_percent
+
+
+def test_after_the_match_the_table_shows_how_the_ratings_moved(client, alice):
+    table = new_table(alice, seats=("me", "random"), preset="aaow")
+    play_match_out(table, alice)
+    body = client.get(reverse("play:chances", args=[table.pk]), **RU).content.decode()
+    assert "Рейтинги" in section(body, 'id="moves-title"')
+    waiting = play.create_table(
+        by=alice, preset="aaow", variant=PRESETS["aaow"], seats=["me", "open"]
+    )
+    assert client.get(reverse("play:chances", args=[waiting.pk])).status_code == 404
