@@ -126,6 +126,14 @@ def test_no_name_breaks_inside_a_word_at_a_played_table_the_lobby_a_replay_or_a_
         name="Пятничный стол у Константиновны",
         seed=3,
     )
+    # A name of one word too long for a phone is cut at the edge of its row.
+    play.create_table(
+        by=sasha,
+        preset="classic",
+        variant=PRESETS["classic"],
+        seats=["me", "open"],
+        name="Константинопольскаяпартиябезпробелов",
+    )
     finished = play.create_table(
         by=sasha, preset="aaow", variant=PRESETS["aaow"], seats=["me", "random"], seed=5
     )
