@@ -79,7 +79,7 @@ def test_the_lobby_lists_my_tables_by_name_with_whose_move_it_is_mine_first(
     assert "Friday" in rows[1] and waiting in rows[1]
     assert to_move in rows[2] and your_move not in rows[2]
     # A table without a name is called by its players.
-    assert re.search(r"alice</span> · <span class=\"pname\">", rows[2])
+    assert re.search(r"alice</span> · <span class=\"pname\" title=\"[^\"]+\">", rows[2])
 
 
 def test_a_table_is_named_on_the_new_table_page_and_keeps_its_name_for_a_rematch(client, alice):
