@@ -344,12 +344,14 @@ SECURE_CSP = {
 }
 
 # Permissions-Policy: the browser features a page (or anything a page embeds) may ask for. The
-# site uses none of them: no camera (QR codes are drawn on the server and scanned by the
-# phone's own camera app), no clipboard or fullscreen API (the projector page is made full
-# screen by the browser's own key), no wake lock, no sharing, no payment. Each is denied, so
-# that an injected script or frame cannot ask for it either. (Chromium on a desktop without
-# Bluetooth or sharing warns that it does not know "bluetooth" and "web-share"; phones do.)
-PERMISSIONS_POLICY = {
+# site uses one of them: writing to the clipboard, for the button that copies a played table's
+# invitation link, from the site's own pages alone (no frame). None of the others: no camera
+# (QR codes are drawn on the server and scanned by the phone's own camera app), no reading the
+# clipboard, no fullscreen API (the projector page is made full screen by the browser's own
+# key), no wake lock, no sharing, no payment. Each is denied, so that an injected script or
+# frame cannot ask for it either. (Chromium on a desktop without Bluetooth or sharing warns
+# that it does not know "bluetooth" and "web-share"; phones do.)
+PERMISSIONS_POLICY = {"clipboard-write": ["self"]} | {
     feature: []
     for feature in (
         "accelerometer",
@@ -358,7 +360,6 @@ PERMISSIONS_POLICY = {
         "browsing-topics",
         "camera",
         "clipboard-read",
-        "clipboard-write",
         "display-capture",
         "encrypted-media",
         "fullscreen",

@@ -74,6 +74,7 @@ def create_table(
     public: bool = False,
     move_seconds: int | None = None,
     seed: int | None = None,
+    name: str = "",
 ) -> PlayTable:
     """A new table; the creator sits at seat 1. It starts when every seat is taken (dealt
     from `seed`, or at random)."""
@@ -85,6 +86,7 @@ def create_table(
         raise TableError(_("Each seat is you, an open seat or a bot."))
     with transaction.atomic():
         table = PlayTable.objects.create(
+            name=name,
             preset=preset,
             options=variant.as_dict(),
             seat_count=len(seats),
@@ -309,10 +311,20 @@ def rematch(*, table: PlayTable, by) -> PlayTable:
             seats=[ME, *seats],
             public=table.public,
             move_seconds=table.move_seconds,
+            name=table.name,
         )
         PlayTable.objects.filter(pk=new.pk).update(rematch_of=table)
         new.rematch_of = table
     return new
+
+
+def seat_to_move(table: PlayTable) -> int | None:
+    """The seat whose decision it is, or None when it is nobody's: before the deal, between
+    two rounds, after the match."""
+    if table.status != PlayTable.Status.PLAYING or table.state is None:
+        return None
+    game = Game.from_json(table.state)
+    return None if game.round_over else game.to_move
 
 
 def seat_of(seats: Sequence[PlaySeat], user) -> PlaySeat | None:
@@ -350,6 +362,15 @@ def public_view(view: dict) -> dict:
         for event in view.get("log", [])
     ]
     return public
+
+
+def replay_view(game: Game) -> dict:
+    """A position of a finished round as anyone may see it in its replay: what every seat
+    sees, and every hand (the round is over, its hands were shown to the table at its end).
+    Never for a round still being played: the caller replays finished rounds alone."""
+    view = public_view(game.view(0))
+    view["hands"] = [[card.code for card in sorted(hand)] for hand in game.cards_in_play()["hands"]]
+    return view
 
 
 # --- inside the transaction ----------------------------------------------------------------
