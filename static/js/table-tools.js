@@ -32,8 +32,9 @@
     }
   });
 
-  // The round's earlier events (a <details data-keep-open>) stay open, or closed, as the
-  // reader left them when the board is replaced by the next move's.
+  // A <details data-keep-open="key"> (the round's earlier events, the question before
+  // resigning) stays open, or closed, as the person left it when the board is replaced by the
+  // next move's.
   const open = new Set();
   document.addEventListener(
     "toggle",
