@@ -372,9 +372,17 @@ class Game:
             self._limit = MOVE_LIMIT
         self._moves = moves
         if not self.round_over:
-            self._log.append(("cut", moves))
-            self.cut = True
-            self._end_round()
+            self.cut_round()
+
+    def cut_round(self) -> None:
+        """End the round now as the move limit ends it: scored as it stands (`cut` is set,
+        the log ends with a "cut" event). For a bot that stops a simulated round early;
+        refused (IllegalMove) once the round is over."""
+        if self.round_over:
+            raise IllegalMove(gettext_noop("The round is over: deal the next one"))
+        self._log.append(("cut", self._moves))
+        self.cut = True
+        self._end_round()
 
     def next_round(self) -> None:
         """Deal the next round; refused (IllegalMove) mid-round and after the match."""
