@@ -8,7 +8,7 @@ lost, else the totals as they then stand. Every move is tried in the same deals,
 of the deal cancels out, until the time budget is spent.
 
 Time: no deal starts after the budget once MIN_DEALS are done, and nothing goes on past the
-budget plus GRACE (0.5 s at the default budget), a playout half-way included: in a round whose
+budget plus GRACE (0.4 s at the default budget), a playout half-way included: in a round whose
 hands have grown huge a single deal can take seconds. With `deals` instead, the clock is not
 read at all, so a seed gives the same choices on every machine.
 """
@@ -30,8 +30,8 @@ from cards101.engine import Game, Move
 BUDGET = 0.1  # seconds per decision, by default
 # Seconds past the budget that the first MIN_DEALS deals may take; then the search stops
 # wherever it is, inside a playout too: a decision never takes much over BUDGET + GRACE.
-GRACE = 0.4
-MIN_DEALS = 4  # deals tried however short the budget
+GRACE = 0.3
+MIN_DEALS = 4  # deals tried however short the budget (as long as GRACE allows)
 MAX_DEALS = 400  # enough to tell moves apart; more only spends time
 RACE_AFTER = 6  # deals before a move can be found clearly behind
 BEATEN = 2.0  # standard errors behind the leader that drop a move
