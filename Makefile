@@ -25,7 +25,7 @@ run check messages: export DJANGO_DEBUG = 1
 run: $(VENV)/.installed
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py demo
-	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+	$(BIN)/python manage.py serve --port $(PORT)
 
 test: $(VENV)/.installed
 	$(BIN)/python -m pytest

@@ -171,7 +171,13 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Writers take the lock when their transaction starts, so two requests changing the
     # same match or tournament queue up instead of failing with "database is locked".
-    DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
+    # Write-ahead logging: readers (the pages, the live events' listener) never wait for a
+    # writer (the worker playing for bots), nor a writer for them.
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL;",
+    }
     # A file, not shared memory, so that tests of concurrent requests queue as in production;
     # one per test process, so that two test runs on one machine do not meet.
     DATABASES["default"]["TEST"] = {
@@ -199,6 +205,17 @@ if os.environ.get("REDIS_URL"):
     SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Tables played on the site: seconds a bot waits before its move (so that people see each
+# one), and the pause after a round before the next is dealt (any seated person may deal
+# sooner). From the environment for the tests that run the production stack.
+PLAY_BOT_DELAY = float(os.environ.get("PLAY_BOT_DELAY", "0.7"))
+PLAY_ROUND_PAUSE = float(os.environ.get("PLAY_ROUND_PAUSE", "20"))
+
+# Live pages (core/live.py): versions are published on Redis pub/sub when there is a Redis,
+# so that every app server hears every change; else through the database (one machine).
+LIVE_REDIS_URL = os.environ.get("REDIS_URL", "")
+LIVE_CHANNEL_PREFIX = os.environ.get("DJANGO_CACHE_KEY_PREFIX", "")
 
 # django-ratelimit's own check of the cache knows django-redis's backend, not Django's, which
 # counts just as atomically (Redis INCR): its warning is silenced for Django's. The local-memory
@@ -327,12 +344,14 @@ SECURE_CSP = {
 }
 
 # Permissions-Policy: the browser features a page (or anything a page embeds) may ask for. The
-# site uses none of them: no camera (QR codes are drawn on the server and scanned by the
-# phone's own camera app), no clipboard or fullscreen API (the projector page is made full
-# screen by the browser's own key), no wake lock, no sharing, no payment. Each is denied, so
-# that an injected script or frame cannot ask for it either. (Chromium on a desktop without
-# Bluetooth or sharing warns that it does not know "bluetooth" and "web-share"; phones do.)
-PERMISSIONS_POLICY = {
+# site uses one of them: writing to the clipboard, for the button that copies a played table's
+# invitation link, from the site's own pages alone (no frame). None of the others: no camera
+# (QR codes are drawn on the server and scanned by the phone's own camera app), no reading the
+# clipboard, no fullscreen API (the projector page is made full screen by the browser's own
+# key), no wake lock, no sharing, no payment. Each is denied, so that an injected script or
+# frame cannot ask for it either. (Chromium on a desktop without Bluetooth or sharing warns
+# that it does not know "bluetooth" and "web-share"; phones do.)
+PERMISSIONS_POLICY = {"clipboard-write": ["self"]} | {
     feature: []
     for feature in (
         "accelerometer",
@@ -341,7 +360,6 @@ PERMISSIONS_POLICY = {
         "browsing-topics",
         "camera",
         "clipboard-read",
-        "clipboard-write",
         "display-capture",
         "encrypted-media",
         "fullscreen",

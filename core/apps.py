@@ -1,4 +1,5 @@
-"""The core app: no models, no pages; listed in INSTALLED_APPS for its template tags."""
+"""The core app: what every app uses (names, limits, versions, live events); its one model
+carries live events between processes when there is no Redis (core/live.py)."""
 
 from django.apps import AppConfig
 

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 
 from cards101.rules import PRESETS, RulesError, Variant, parse_cards, score_match
 from cards101.rules.scoring import RoundResult
+from core import live
 from core.names import sort_key
 from core.validators import name_problem, normalize_name
 from games import owners, signals
@@ -275,7 +276,7 @@ def set_rated(*, match: Match, rated: bool, by) -> None:
         match.rated = rated
         match.version += 1
         match.save(update_fields=["rated", "version", "updated_at"])
-        owners.owner_of(match).changed(match)
+        _changed(match)
         announce_results(match, match.finished_at)
 
 
@@ -511,7 +512,14 @@ def mark_changed(match: Match) -> None:
     """Move the version that cached pages and forms key on (the match is locked)."""
     match.version += 1
     match.save(update_fields=["version", "updated_at"])
+    _changed(match)
+
+
+def _changed(match: Match) -> None:
+    """After the match's version moved: its owner's moves too, and the browsers watching the
+    sheet hear of it once the transaction commits."""
     owners.owner_of(match).changed(match)
+    live.announce(Match, match.pk, match.version)
 
 
 def _seats(match: Match) -> list[Seat]:
@@ -710,7 +718,7 @@ def _rescore(
             "updated_at",
         ]
     )
-    owners.owner_of(match).changed(match)
+    _changed(match)
     announce_results(match, finished_before, match.finished_at)
 
 

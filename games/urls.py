@@ -2,7 +2,9 @@
 
 from django.urls import path
 
+from core import live
 from games import offline_views, views
+from games.models import Match
 
 app_name = "games"
 
@@ -14,6 +16,7 @@ urlpatterns = [
     path("matches/new/", views.new_match, name="new_match"),
     path("matches/<int:pk>/", views.match_detail, name="match"),
     path("matches/<int:pk>/live/", views.match_live, name="match_live"),
+    path("matches/<int:pk>/events/", live.events_view(Match), name="match_events"),
     path("matches/<int:pk>/rounds/", views.round_new, name="round_new"),
     path("matches/<int:pk>/rounds/send/", views.round_send, name="round_send"),
     path("matches/<int:pk>/rounds/<int:round_id>/", views.round_edit, name="round_edit"),

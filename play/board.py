@@ -4,6 +4,8 @@ attributes and no other module knows the view's keys."""
 
 from __future__ import annotations
 
+import datetime
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -12,11 +14,17 @@ from django.utils.translation import gettext as _
 
 from cards101.rules import parse_card
 from games.labels import card_name, card_notation
+from games.models import Entry
 
 if TYPE_CHECKING:
-    from play.models import PlaySeat
+    from play.models import PlaySeat, PlayTable
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+# A move clock at or under this many seconds is marked, so that the person notices it.
+LOW_SECONDS = 10
+# Lines of the round's log shown open on the board; the rest of the round is one tap away (a
+# phone shows the table and the last few moves without scrolling).
+LOG_SHOWN = 5
 
 
 @dataclass(frozen=True)
@@ -61,11 +69,19 @@ class SeatView:
     cards: int
     # At the end of a round, the totals with that round counted.
     total: int
+    # At the end of a round, its points (None for a seat that sat it out) and what the new
+    # total did: "reset_to_0", "reset_to_50", "lost" or "" (Entry.Event); none before.
+    score: int | None
+    event: str
     to_move: bool
     out: bool
     active: bool
     # Every hand is shown at the end of a round; none before.
     hand: tuple[Face, ...]
+
+    @property
+    def event_label(self) -> str:
+        return str(Entry.Event(self.event).label) if self.event else ""
 
 
 @dataclass(frozen=True)
@@ -90,7 +106,17 @@ class Board:
     can_draw: bool
     can_pass: bool
     seats: tuple[SeatView, ...]
-    log: tuple[str, ...]  # the last events first
+    log: tuple[str, ...]  # every event of the round, the last first
+    # The seat is out of this round and only bots and stand-ins are left to play it.
+    fast_forward: bool
+
+    @property
+    def log_latest(self) -> tuple[str, ...]:
+        return self.log[:LOG_SHOWN]
+
+    @property
+    def log_earlier(self) -> tuple[str, ...]:
+        return self.log[LOG_SHOWN:]
 
 
 def board(view: dict[str, Any], seats: Sequence[PlaySeat], mine: PlaySeat | None) -> Board:
@@ -108,6 +134,8 @@ def board(view: dict[str, Any], seats: Sequence[PlaySeat], mine: PlaySeat | None
 
     kinds = {move["kind"] for move in legal}
     totals = view.get("totals_after", view["totals"])
+    scores = view.get("scores") or [None] * len(seats)
+    events = _events(view)
     names = {seat.position: str(seat) for seat in seats}
     return Board(
         round=view["round"] + 1,
@@ -131,6 +159,8 @@ def board(view: dict[str, Any], seats: Sequence[PlaySeat], mine: PlaySeat | None
                 me=seat == mine,
                 cards=view["hand_counts"][seat.position],
                 total=totals[seat.position],
+                score=scores[seat.position],
+                event=events.get(seat.position, ""),
                 to_move=view["to_move"] == seat.position and not view["round_over"],
                 out=seat.position in view["went_out"],
                 active=seat.position in view["active"],
@@ -140,8 +170,64 @@ def board(view: dict[str, Any], seats: Sequence[PlaySeat], mine: PlaySeat | None
             )
             for seat in seats
         ),
-        log=tuple(describe(event, names) for event in view.get("log", []))[-12:][::-1],
+        log=tuple(describe(event, names) for event in view.get("log", []))[::-1],
+        fast_forward=fast_forward_offered(view, seats, mine),
     )
+
+
+def fast_forward_offered(
+    view: dict[str, Any], seats: Sequence[PlaySeat], mine: PlaySeat | None
+) -> bool:
+    """Whether `mine` may have the server play the rest of the round at once: its person is out
+    of the round (gone out, or out of the match) and nobody left to move in it is a person
+    who plays (only bots, and stand-ins for people away or gone), so nobody waits on a turn."""
+    if mine is None or view["round_over"] or view["match_over"]:
+        return False
+    still_in = set(view["active"]) - set(view["went_out"])
+    if mine.position in still_in:
+        return False
+    return all(seat.bot or seat.is_away for seat in seats if seat.position in still_in)
+
+
+@dataclass(frozen=True)
+class Clock:
+    """The time the person to move has left when the table has a timer: the seconds as the
+    page shows them, and for the script that counts them down the deadline and the server's
+    time when it rendered (epoch milliseconds: a phone whose clock is off still counts right)."""
+
+    seconds: int
+    deadline_ms: int
+    now_ms: int
+
+    @property
+    def low(self) -> bool:
+        return self.seconds <= LOW_SECONDS
+
+    @property
+    def low_seconds(self) -> int:
+        return LOW_SECONDS
+
+
+def clock(table: PlayTable, shown: Board, now: datetime.datetime) -> Clock | None:
+    """The move clock of the person to move, if the table has a timer (none for a bot, or for
+    a seat the stand-in plays: the server moves for it soon, whatever the timer)."""
+    if not table.move_seconds or table.server_moves_at is None or shown.round_over:
+        return None
+    to_move = next((p.seat for p in shown.seats if p.to_move), None)
+    if to_move is None or to_move.bot or to_move.is_away:
+        return None
+    left = (table.server_moves_at - now).total_seconds()
+    return Clock(
+        seconds=max(0, math.ceil(left)),
+        deadline_ms=int(table.server_moves_at.timestamp() * 1000),
+        now_ms=int(now.timestamp() * 1000),
+    )
+
+
+def _events(view: dict[str, Any]) -> dict[int, str]:
+    """What the round did to each seat's total, at the end of a round: reset to 0 or 50, or
+    lost (one at most: a total that was reset is under the limit)."""
+    return {position: kind for position, kind in view.get("events", [])}
 
 
 def describe(event: dict[str, Any], names: dict[int, str]) -> str:

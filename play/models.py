@@ -25,6 +25,8 @@ class PlayTable(models.Model):
         PLAYING = "playing", _("playing")
         FINISHED = "finished", _("finished")
 
+    # What the people at the table call it; without one, pages name it by its players.
+    name = models.CharField(_("table name"), max_length=60, blank=True)
     preset = models.CharField(_("rules"), max_length=20, choices=list(PRESET_LABELS.items()))
     options = models.JSONField(_("options"))
     seat_count = models.PositiveSmallIntegerField(_("seats"))
@@ -41,8 +43,8 @@ class PlayTable(models.Model):
     state = models.JSONField(null=True, blank=True)
     version = models.PositiveIntegerField(_("version"), default=1)
     # When the server makes the next move itself (a bot's turn, a timer running out, the
-    # pause after a round): a poll before then that finds the same version answers 204.
-    server_moves_at = models.DateTimeField(null=True, blank=True)
+    # pause after a round): the worker (play_worker) takes the tables whose time has come.
+    server_moves_at = models.DateTimeField(null=True, blank=True, db_index=True)
     match = models.OneToOneField(
         Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="play_table"
     )
@@ -64,7 +66,7 @@ class PlayTable(models.Model):
         verbose_name_plural = _("tables")
 
     def __str__(self) -> str:
-        return _("Table %(number)s") % {"number": self.pk}
+        return self.name or _("Table %(number)s") % {"number": self.pk}
 
     def get_absolute_url(self) -> str:
         return reverse("play:table", args=[self.pk])
@@ -92,6 +94,9 @@ class PlaySeat(models.Model):
     # Turns in a row the timer ran out on; after two the seat plays as a bot until its
     # player moves again.
     timeouts = models.PositiveSmallIntegerField(default=0)
+    # When its person resigned and left a table in play: the stand-in plays the seat to the
+    # match's end, and the person no longer sits there (the seat keeps who sat, for the record).
+    left_at = models.DateTimeField(_("left at"), null=True, blank=True)
 
     class Meta:
         db_table = "games_playseat"
@@ -113,8 +118,14 @@ class PlaySeat(models.Model):
         return not self.bot and self.user_id is None
 
     @property
+    def has_left(self) -> bool:
+        return self.left_at is not None
+
+    @property
     def is_away(self) -> bool:
-        return not self.bot and self.timeouts >= 2
+        """Whether the server plays this person's seat: their time ran out twice (until they
+        come back), or they resigned and left (for good)."""
+        return not self.bot and (self.timeouts >= 2 or self.has_left)
 
 
 class PlayMove(models.Model):
@@ -125,7 +136,9 @@ class PlayMove(models.Model):
     number = models.PositiveIntegerField(_("move"))
     seat = models.PositiveSmallIntegerField(_("seat"))
     move = models.JSONField(_("move"))
-    # Who made it when not the seat's person: "" (the person), a bot's name, or "timer".
+    # Who made it when not the seat's person: "" (the person), a bot's name, "timer" (the
+    # stand-in for a person whose time ran out, or who is away) or "left" (the stand-in for a
+    # person who resigned).
     by = models.CharField(max_length=10, blank=True)
     at = models.DateTimeField(auto_now_add=True)
 

@@ -1,5 +1,6 @@
 """The services of tables played on the site: seat people and bots, apply each move under the
-table's lock, let the server move for bots and absent players, store every finished round.
+table's lock, let the server move for bots and absent players, store every finished round, let
+a person leave (or resign) and fast-forward a round only bots are left to play.
 
 The game itself is `cards101.engine`; its state lives in `PlayTable.state` and nowhere else, so
 any server process can serve any table. Locks: the table's row, then its match's row.
@@ -12,18 +13,20 @@ import secrets
 from collections.abc import Sequence
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from cards101.bots import make_bot
 from cards101.engine import Game, IllegalMove, Move
 from cards101.rules import Variant
+from core import live
 from games import services
 from games.bot_names import stored_bot_name
 from games.labels import rules_message
 from games.models import Match, Player
 from games.services import own_player
+from play.board import fast_forward_offered
 from play.models import PlaySeat, PlayTable
 
 # A seat when a table is created: "me", "open" (someone with the link), or a bot's name.
@@ -32,19 +35,30 @@ BOTS = tuple(PlaySeat.Bot.values)
 
 
 def bot_delay() -> datetime.timedelta:
-    """How long a bot waits before moving, so that people see each move (a setting, so that
-    browser tests need not wait)."""
-    return datetime.timedelta(seconds=getattr(settings, "PLAY_BOT_DELAY", 0.7))
+    """How long a bot waits before moving, so that people see each move (settings.py: tests
+    need not wait)."""
+    return datetime.timedelta(seconds=settings.PLAY_BOT_DELAY)
 
 
-# The pause after a round, before the server deals the next one itself.
-ROUND_PAUSE = datetime.timedelta(seconds=20)
+def round_pause() -> datetime.timedelta:
+    """The pause after a round, before the server deals the next one itself."""
+    return datetime.timedelta(seconds=settings.PLAY_ROUND_PAUSE)
+
+
 # Who plays for a person whose timer ran out, or who is away.
 STAND_IN = "greedy"
 
 
 class TableError(Exception):
     """A request the table refuses; the message says why."""
+
+
+class OwedMoveFailed(Exception):
+    """The move the server owes at table `pk` failed (nothing of it was saved)."""
+
+    def __init__(self, pk: int) -> None:
+        super().__init__(pk)
+        self.pk = pk
 
 
 class TableMovedOn(TableError):
@@ -60,6 +74,7 @@ def create_table(
     public: bool = False,
     move_seconds: int | None = None,
     seed: int | None = None,
+    name: str = "",
 ) -> PlayTable:
     """A new table; the creator sits at seat 1. It starts when every seat is taken (dealt
     from `seed`, or at random)."""
@@ -71,6 +86,7 @@ def create_table(
         raise TableError(_("Each seat is you, an open seat or a bot."))
     with transaction.atomic():
         table = PlayTable.objects.create(
+            name=name,
             preset=preset,
             options=variant.as_dict(),
             seat_count=len(seats),
@@ -118,9 +134,7 @@ def play(*, table: PlayTable, user, move: Move, version: int) -> PlayTable:
     """A person's move, made on `version` of the table."""
     with transaction.atomic():
         table = _lock(table)
-        seat = table.seats.filter(user=user).first()
-        if seat is None:
-            raise TableError(_("You do not sit at this table."))
+        seat = _seated(table, user)
         if table.version != version:
             raise TableMovedOn(_("The table has moved on; here it is now."))
         if table.status != PlayTable.Status.PLAYING:
@@ -142,9 +156,7 @@ def come_back(*, table: PlayTable, user) -> PlayTable:
     """A person whose seat played as a bot while they were away takes it back."""
     with transaction.atomic():
         table = _lock(table)
-        seat = table.seats.filter(user=user).first()
-        if seat is None:
-            raise TableError(_("You do not sit at this table."))
+        seat = _seated(table, user)
         if seat.timeouts:
             seat.timeouts = 0
             seat.save(update_fields=["timeouts"])
@@ -158,8 +170,7 @@ def next_round(*, table: PlayTable, user, version: int) -> PlayTable:
     """Deal the next round once the last one is over (any seated person may)."""
     with transaction.atomic():
         table = _lock(table)
-        if not table.seats.filter(user=user).exists():
-            raise TableError(_("You do not sit at this table."))
+        _seated(table, user)
         if table.version != version:
             raise TableMovedOn(_("The table has moved on; here it is now."))
         _deal_next(table)
@@ -179,20 +190,101 @@ def step(*, table: PlayTable, now: datetime.datetime | None = None) -> bool:
         if game.round_over:
             _deal_next(table)
             return True
-        seat = table.seats.get(position=game.to_move)
-        if seat.bot:
-            name, by = seat.bot, seat.bot
-        else:
-            name, by = STAND_IN, "timer"
-            if not seat.is_away:
-                seat.timeouts += 1
-                seat.save(update_fields=["timeouts"])
-        view = game.view(seat.position)
-        bot = make_bot(name, seed=table.pk * 1_000_003 + table.version)
-        move = bot.choose(view, game.legal_moves())
-        game.play(move)
-        _record_move(table, game, seat.position, move, by=by)
+        _server_move(table, game)
     return True
+
+
+def step_due(now: datetime.datetime | None = None) -> int | None:
+    """The clock's work (play/management/commands/play_worker.py): the move the server owes
+    at one table whose time has come, taken so that two workers never take the same table
+    (a row lock skipped by the others; on SQLite, whose writers queue whole, the due time is
+    read again under the write lock). Returns the table's id, or None if none is due."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        table = (
+            PlayTable.objects.select_for_update(skip_locked=True)
+            .filter(server_moves_at__lte=now)
+            .order_by("server_moves_at")
+            .first()
+        )
+        if table is None:
+            return None
+        try:
+            step(table=table, now=now)
+        except Exception as error:
+            raise OwedMoveFailed(table.pk) from error
+    return table.pk
+
+
+def put_aside(pk: int, delay: datetime.timedelta) -> None:
+    """A table whose owed move failed is tried again after `delay`, not at once, so that the
+    clock goes on with the others (it does not move the version: nothing changed)."""
+    with transaction.atomic():
+        PlayTable.objects.filter(pk=pk).update(server_moves_at=timezone.now() + delay)
+
+
+def next_due() -> datetime.datetime | None:
+    """When the server owes its next move at any table, if it does."""
+    return (
+        PlayTable.objects.filter(server_moves_at__isnull=False)
+        .order_by("server_moves_at")
+        .values_list("server_moves_at", flat=True)
+        .first()
+    )
+
+
+def leave(*, table: PlayTable, user, version: int) -> PlayTable:
+    """Leave the table, seen at `version`.
+
+    While the table waits for players, the seat is simply open again (whoever has the link may
+    take it; the table stays its creator's). Once the game is played, leaving is resigning: the
+    person no longer sits there (no hand, no moves, not among their tables), and the stand-in
+    plays the seat, as for someone away, to the end of the match. The match's record is the
+    match as played out: the seat's player keeps the rounds played before and after, and the
+    result stands (a resignation is not scored as a loss of its own, and the rules have none).
+    """
+    with transaction.atomic():
+        table = _lock(table)
+        seat = _seated(table, user)
+        if table.version != version:
+            raise TableMovedOn(_("The table has moved on; here it is now."))
+        if table.status == PlayTable.Status.FINISHED:
+            raise TableError(_("The match is over."))
+        if table.status == PlayTable.Status.WAITING:
+            seat.user = None
+            seat.save(update_fields=["user"])
+            _save(table)
+            return table
+        seat.left_at = timezone.now()
+        seat.save(update_fields=["left_at"])
+        game = Game.from_json(table.state)
+        if not game.round_over and game.to_move == seat.position:
+            # The stand-in moves after the bots' pause, not when the timer runs out.
+            table.server_moves_at = _server_moves_at(table, game)
+        _save(table, "server_moves_at")
+    return table
+
+
+def fast_forward(*, table: PlayTable, user, version: int) -> PlayTable:
+    """Play the rest of the round at once, for a person out of it while only bots and
+    stand-ins are left to move in it (`play.board.fast_forward_offered`): every move the server
+    owes, in this one transaction and without the bots' pause, each recorded as `step` records
+    it. The next deal waits as after any round."""
+    with transaction.atomic():
+        table = _lock(table)
+        seat = _seated(table, user)
+        if table.version != version:
+            raise TableMovedOn(_("The table has moved on; here it is now."))
+        if table.status != PlayTable.Status.PLAYING:
+            raise TableError(_("The game is not being played."))
+        game = Game.from_json(table.state)
+        if not fast_forward_offered(game.view(seat.position), list(table.seats.all()), seat):
+            raise TableError(
+                _("You may fast-forward only a round you are out of, with only bots left in it.")
+            )
+        while not game.round_over:
+            _server_move(table, game)
+    return table
 
 
 def rematch(*, table: PlayTable, by) -> PlayTable:
@@ -202,8 +294,7 @@ def rematch(*, table: PlayTable, by) -> PlayTable:
         table = _lock(table)
         if table.status != PlayTable.Status.FINISHED:
             raise TableError(_("The game is still being played."))
-        if not table.seats.filter(user=by).exists():
-            raise TableError(_("You do not sit at this table."))
+        _seated(table, by)
         earlier = PlayTable.objects.filter(rematch_of=table, created_by=by).first()
         if earlier is not None:
             return earlier
@@ -220,33 +311,35 @@ def rematch(*, table: PlayTable, by) -> PlayTable:
             seats=[ME, *seats],
             public=table.public,
             move_seconds=table.move_seconds,
+            name=table.name,
         )
         PlayTable.objects.filter(pk=new.pk).update(rematch_of=table)
         new.rematch_of = table
     return new
 
 
-def poll(pk: int) -> tuple[int, bool] | None:
-    """The table's version and whether the server owes a move now, or None if there is no
-    such table: what every poll asks, in one plain query (the ORM costs more than the query
-    here, and most polls find nothing new)."""
-    table = connection.ops.quote_name(PlayTable._meta.db_table)
-    now = connection.ops.adapt_datetimefield_value(timezone.now())
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT version, server_moves_at IS NOT NULL AND server_moves_at <= %s "
-            f"FROM {table} WHERE id = %s",
-            [now, pk],
-        )
-        row = cursor.fetchone()
-    return None if row is None else (row[0], bool(row[1]))
+def seat_to_move(table: PlayTable) -> int | None:
+    """The seat whose decision it is, or None when it is nobody's: before the deal, between
+    two rounds, after the match."""
+    if table.status != PlayTable.Status.PLAYING or table.state is None:
+        return None
+    game = Game.from_json(table.state)
+    return None if game.round_over else game.to_move
 
 
 def seat_of(seats: Sequence[PlaySeat], user) -> PlaySeat | None:
-    """The user's seat among these, if any (never a bot's seat for an anonymous visitor)."""
+    """The user's seat among these, if they sit there (never a bot's seat for an anonymous
+    visitor; never the seat of someone who resigned and left: they watch as anyone does)."""
     if not user.is_authenticated:
         return None
-    return next((seat for seat in seats if seat.user_id == user.pk), None)
+    return next((seat for seat in seats if seat.user_id == user.pk and not seat.has_left), None)
+
+
+def has_left(seats: Sequence[PlaySeat], user) -> bool:
+    """Whether the user resigned and left one of these seats."""
+    return user.is_authenticated and any(
+        seat.user_id == user.pk and seat.has_left for seat in seats
+    )
 
 
 def view_for(table: PlayTable, seat: PlaySeat | None) -> dict | None:
@@ -271,11 +364,46 @@ def public_view(view: dict) -> dict:
     return public
 
 
+def replay_view(game: Game) -> dict:
+    """A position of a finished round as anyone may see it in its replay: what every seat
+    sees, and every hand (the round is over, its hands were shown to the table at its end).
+    Never for a round still being played: the caller replays finished rounds alone."""
+    view = public_view(game.view(0))
+    view["hands"] = [[card.code for card in sorted(hand)] for hand in game.cards_in_play()["hands"]]
+    return view
+
+
 # --- inside the transaction ----------------------------------------------------------------
 
 
 def _lock(table: PlayTable) -> PlayTable:
     return PlayTable.objects.select_for_update().get(pk=table.pk)
+
+
+def _seated(table: PlayTable, user) -> PlaySeat:
+    """The user's seat at the locked table; someone who resigned and left sits there no more."""
+    seat = table.seats.filter(user=user, left_at=None).first()
+    if seat is None:
+        raise TableError(_("You do not sit at this table."))
+    return seat
+
+
+def _server_move(table: PlayTable, game: Game) -> None:
+    """Make the move the server owes the seat to move (`game` is not between rounds): its
+    bot's, or the stand-in's for a person whose timer ran out, who is away or who left."""
+    seat = table.seats.get(position=game.to_move)
+    if seat.bot:
+        name, by = seat.bot, seat.bot
+    else:
+        name, by = STAND_IN, "left" if seat.has_left else "timer"
+        if not seat.is_away:
+            seat.timeouts += 1
+            seat.save(update_fields=["timeouts"])
+    view = game.view(seat.position)
+    bot = make_bot(name, seed=table.pk * 1_000_003 + table.version)
+    move = bot.choose(view, game.legal_moves())
+    game.play(move)
+    _record_move(table, game, seat.position, move, by=by)
 
 
 def _start_if_full(table: PlayTable) -> None:
@@ -349,7 +477,7 @@ def _server_moves_at(table: PlayTable, game: Game) -> datetime.datetime | None:
     if game.match_over:
         return None
     if game.round_over:
-        return now + ROUND_PAUSE
+        return now + round_pause()
     seat = table.seats.get(position=game.to_move)
     if seat.bot or seat.is_away:
         return now + bot_delay()
@@ -359,9 +487,11 @@ def _server_moves_at(table: PlayTable, game: Game) -> datetime.datetime | None:
 
 
 def _save(table: PlayTable, *fields: str) -> None:
-    """Save the locked table's changed fields and move its version."""
+    """Save the locked table's changed fields and move its version; the browsers watching
+    the table hear of it once the transaction commits."""
     table.version += 1
     table.save(update_fields=[*fields, "version", "updated_at"])
+    live.announce(PlayTable, table.pk, table.version)
 
 
 def replay(table: PlayTable, round_index: int, step: int) -> tuple[Game, int]:

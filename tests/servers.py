@@ -1,5 +1,6 @@
-"""Real app servers for tests: gunicorn processes with the production settings on the test
-database, sharing one Redis, as several machines behind one proxy would."""
+"""Real app servers for tests: gunicorn processes running the ASGI app (uvicorn workers) with the
+production settings on the test database, sharing one Redis, as several machines behind one
+proxy would; and play workers (play_worker) beside them."""
 
 import contextlib
 import http.client
@@ -85,7 +86,9 @@ def start_worker(environment: dict[str, str], log_dir: Path) -> Worker:
         sys.executable,
         "-m",
         "gunicorn",
-        "config.wsgi:application",
+        "config.asgi:application",
+        "--worker-class",
+        "uvicorn_worker.UvicornWorker",
         "--bind",
         f"{HOST}:{port}",
         "--workers",
@@ -129,11 +132,9 @@ def stop(worker: Worker) -> None:
             worker.process.wait(timeout=10)
 
 
-@pytest.fixture
-def two_workers(transactional_db, redis_prefix, tmp_path) -> Iterator[tuple[Worker, Worker]]:
-    """Two gunicorn processes with the production settings (DEBUG off, Redis, behind one
-    proxy; tests/worker_settings.py) on the test database, as two app servers behind one
-    proxy."""
+def production_environment(redis_prefix: str, tmp_path: Path) -> dict[str, str]:
+    """The environment of a production process on the test database (tests/worker_settings.py),
+    its static files collected."""
     environment = {
         "PATH": os.environ["PATH"],
         "DJANGO_SETTINGS_MODULE": "tests.worker_settings",
@@ -153,6 +154,15 @@ def two_workers(transactional_db, redis_prefix, tmp_path) -> Iterator[tuple[Work
         check=True,
         timeout=60,
     )
+    return environment
+
+
+@pytest.fixture
+def two_workers(transactional_db, redis_prefix, tmp_path) -> Iterator[tuple[Worker, Worker]]:
+    """Two gunicorn processes with the production settings (DEBUG off, Redis, behind one
+    proxy; tests/worker_settings.py) on the test database, as two app servers behind one
+    proxy."""
+    environment = production_environment(redis_prefix, tmp_path)
     workers = (start_worker(environment, tmp_path), start_worker(environment, tmp_path))
     try:
         for worker in workers:
@@ -161,3 +171,70 @@ def two_workers(transactional_db, redis_prefix, tmp_path) -> Iterator[tuple[Work
     finally:
         for worker in workers:
             stop(worker)
+
+
+@dataclass
+class Clock:
+    """A play worker process (manage.py play_worker): the server's moves at played tables."""
+
+    process: subprocess.Popen
+    log: Path
+
+
+def start_clock(environment: dict[str, str], log: Path) -> Clock:
+    with open(log, "wb") as output:
+        process = subprocess.Popen(
+            [sys.executable, "manage.py", "play_worker"],
+            cwd=ROOT,
+            env=environment,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    return Clock(process, log)
+
+
+def stop_clock(clock: Clock) -> str:
+    """Stop it as a process manager does (SIGTERM: it ends after the move it is making);
+    returns what it wrote."""
+    if clock.process.poll() is None:
+        os.killpg(clock.process.pid, signal.SIGTERM)
+        try:
+            clock.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(clock.process.pid, signal.SIGKILL)
+            clock.process.wait(timeout=10)
+    return clock.log.read_text()
+
+
+@dataclass
+class Stack:
+    servers: tuple[Worker, Worker]
+    clocks: tuple[Clock, Clock]
+    environment: dict[str, str]
+
+
+@pytest.fixture
+def production_stack(transactional_db, redis_prefix, tmp_path) -> Iterator[Stack]:
+    """Production as README describes it, on one machine: two app servers (gunicorn with
+    uvicorn workers) and two play workers on the test database, sharing one Redis. Bots wait
+    0.05 s and the next round is dealt 0.2 s after the last, so that whole matches are played
+    in seconds."""
+    environment = production_environment(redis_prefix, tmp_path) | {
+        "PLAY_BOT_DELAY": "0.05",
+        "PLAY_ROUND_PAUSE": "0.2",
+    }
+    servers = (start_worker(environment, tmp_path), start_worker(environment, tmp_path))
+    clocks = (
+        start_clock(environment, tmp_path / "clock-1.log"),
+        start_clock(environment, tmp_path / "clock-2.log"),
+    )
+    try:
+        for server in servers:
+            wait_until_ready(server)
+        yield Stack(servers, clocks, environment)
+    finally:
+        for server in servers:
+            stop(server)
+        for clock in clocks:
+            stop_clock(clock)

@@ -11,3 +11,7 @@ from unittest import mock
 # Only while the settings are read: processes the tests start get the environment as it was.
 with mock.patch.dict(os.environ, {"DJANGO_DEBUG": "1"}):
     from config.settings import *  # noqa: F403
+
+# The live server's threads (tests/asgi_server.py) close their connections after each
+# request, so that the test database can be dropped at the end of the run.
+DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405

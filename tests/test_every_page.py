@@ -87,11 +87,14 @@ def states(world: World) -> dict[str, list[dict]]:
     return {
         "play:invite": [{"invite": tables["waiting"].invite}, {"invite": "no-such-link"}],
         "play:table": every_table,
+        "play:chances": every_table,
         "play:join": [{"pk": tables["waiting"].pk}],
         "play:move": [{"pk": tables["your_move"].pk}],
         "play:next": [{"pk": tables["round_over"].pk}],
         "play:back": [{"pk": tables["your_move"].pk}],
         "play:rematch": [{"pk": tables["match_over"].pk}],
+        "play:leave": [{"pk": tables["your_move"].pk}, {"pk": tables["waiting"].pk}],
+        "play:fast_forward": [{"pk": tables["out_of_round"].pk}],
         "play:replay": [
             {"pk": tables["round_over"].pk, "number": 1},
             {"pk": tables["match_over"].pk, "number": 1},
@@ -169,10 +172,16 @@ def _admin_states() -> dict[str, list[dict]]:
     return found
 
 
+# Event streams never end (a browser holds them open): tests/core/test_live.py reads them.
+STREAMS = {"play:events", "games:match_events", "tournaments:events"}
+
+
 def visits(world: World) -> list[str]:
     known = states(world)
     paths, unknown = [], []
     for _route, name, arguments in url_patterns():
+        if name in STREAMS:
+            continue
         if not arguments:
             paths.append(reverse(name))
         elif name in known:
@@ -364,6 +373,9 @@ def test_the_walk_knows_the_states_people_meet(world):
     assert Game.from_json(world.tables["turned_up_queen"].state).opening_queen
     assert Game.from_json(world.tables["round_over"].state).round_over
     assert world.tables["match_over"].status == "finished"
+    assert world.tables["timed"].move_seconds
+    assert 0 in Game.from_json(world.tables["out_of_round"].state).view(0)["went_out"]
+    assert world.tables["resigned"].seats.get(position=0).has_left
     assert [t.status for t in world.tournaments.values()] == ["registration", "running", "finished"]
     assert world.tournaments["before"].rounds.count() == 0
     assert world.matches["finished"].is_finished and not world.matches["running"].is_finished

@@ -1,6 +1,7 @@
 """A populated site in the states people meet, for tests that visit every page: tournaments
 before seating, mid-round and finished; a running and a finished score sheet; profiles with
-charts; live tables on your move, on a turned-up Queen, at a round's end and at the match's end;
+charts; live tables on your move, on a turned-up Queen, at a round's end and at the match's end,
+on your move with a clock running, out of a round only bots play on, and one you resigned from;
 a claim waiting for its judge.
 
 The cast: alice creates the score sheets and directs the tournaments, bob keeps score at
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from cards101.bots import make_bot
 from cards101.engine import Game
 from cards101.rules import PRESETS
 from claims import services as claims
@@ -141,7 +143,7 @@ def _seed_where(wanted, preset: str = "aaow", seats: int = 2) -> int:
     raise AssertionError("no seed deals the position wanted")
 
 
-def _table(carol, wanted, preset: str = "aaow") -> PlayTable:
+def _table(carol, wanted, preset: str = "aaow", move_seconds: int | None = None) -> PlayTable:
     """carol against the greedy bot, the first seat to move hers."""
     return play.create_table(
         by=carol,
@@ -149,7 +151,33 @@ def _table(carol, wanted, preset: str = "aaow") -> PlayTable:
         variant=PRESETS[preset],
         seats=["me", "greedy"],
         seed=_seed_where(wanted, preset),
+        move_seconds=move_seconds,
     )
+
+
+def _out_of_round(carol) -> PlayTable:
+    """carol has gone out of an aaow round that two bots play on (the deal played greedily
+    until she is out, the bots' next move held back)."""
+    table = play.create_table(
+        by=carol, preset="aaow", variant=PRESETS["aaow"], seats=["me", "greedy", "expert"], seed=0
+    )
+    game = Game.from_json(table.state)
+    bots = [make_bot("greedy", seed=seat) for seat in range(3)]
+    while 0 not in game.view(0)["went_out"]:
+        game.play(bots[game.to_move].choose(game.view(game.to_move), game.legal_moves()))
+    assert not game.round_over
+    PlayTable.objects.filter(pk=table.pk).update(state=game.to_json(), server_moves_at=None)
+    table.refresh_from_db()
+    return table
+
+
+def _resigned(carol) -> PlayTable:
+    """carol resigned from a table the greedy bot and her stand-in play on."""
+    table = _table(carol, _carols_turn)
+    play.leave(table=table, user=carol, version=table.version)
+    PlayTable.objects.filter(pk=table.pk).update(server_moves_at=None)
+    table.refresh_from_db()
+    return table
 
 
 def _carols_turn(game: Game) -> bool:
@@ -196,4 +224,7 @@ def _tables(carol) -> dict[str, PlayTable]:
         "round_over": round_over,
         "match_over": match_over,
         "waiting": waiting,
+        "timed": _table(carol, _carols_turn, move_seconds=120),
+        "out_of_round": _out_of_round(carol),
+        "resigned": _resigned(carol),
     }

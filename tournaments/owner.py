@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.db.models import F
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
@@ -45,7 +44,7 @@ class TournamentTables:
         return _("Only the players at this table and the tournament's directors keep its score.")
 
     def changed(self, match: Match) -> None:
-        Tournament.objects.filter(rounds__tables__match=match).update(version=F("version") + 1)
+        Tournament.objects.filter(rounds__tables__match=match).move_versions()
 
     def crumbs(self, match: Match) -> list[tuple[str, str]]:
         table = self._table(match)

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
-from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -765,5 +764,5 @@ def _save(tournament: Tournament, *fields: str) -> None:
     """Save the locked tournament's changed fields and move its version (in the database:
     its tables' changes move it too, through tournaments.owner)."""
     tournament.save(update_fields=[*fields, "updated_at"])
-    Tournament.objects.filter(pk=tournament.pk).update(version=F("version") + 1)
+    Tournament.objects.filter(pk=tournament.pk).move_versions()
     tournament.refresh_from_db(fields=["version"])

@@ -2,7 +2,7 @@
 judge claims of their entrants and see the names of those who hide them, and one tournament
 cannot hold the same person twice."""
 
-from django.db.models import F, Q
+from django.db.models import Q
 from django.dispatch import receiver
 from django.utils.translation import gettext as _
 
@@ -56,4 +56,4 @@ def one_entry_each(sender, *, guest, into, **kwargs) -> str | None:
 
 @receiver(players_merged)
 def entries_moved(sender, *, into, **kwargs) -> None:
-    Tournament.objects.filter(entrants__player=into).update(version=F("version") + 1)
+    Tournament.objects.filter(entrants__player=into).move_versions()

@@ -2,7 +2,9 @@
 
 from django.urls import path
 
+from core import live
 from tournaments import views
+from tournaments.models import Tournament
 
 app_name = "tournaments"
 
@@ -10,6 +12,7 @@ urlpatterns = [
     path("", views.tournament_list, name="list"),
     path("new/", views.tournament_new, name="new"),
     path("<int:pk>/", views.tournament_detail, name="detail"),
+    path("<int:pk>/events/", live.events_view(Tournament), name="events"),
     path("<int:pk>/edit/", views.tournament_edit, name="edit"),
     path("<int:pk>/directors/", views.directors, name="directors"),
     path("<int:pk>/players/", views.players, name="players"),

@@ -1,4 +1,5 @@
-"""Playwright (sync API) on Debian's chromium, against pytest-django's live server.
+"""Playwright (sync API) on Debian's chromium, against the site served over ASGI in the test
+process (tests/asgi_server.py).
 
 The downloaded browsers of `playwright install` do not run here; CI installs Debian's
 chromium (.ci/run). Without it the browser tests are skipped, except in CI where they fail.
@@ -6,12 +7,17 @@ chromium (.ci/run). Without it the browser tests are skipped, except in CI where
 
 import os
 import shutil
+import threading
 from collections.abc import Callable, Iterator
 
 import pytest
 from django.conf import settings
+from django.db import connections
 from django.utils import translation
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+from play.management.commands import play_worker as play_worker_command
+from tests.asgi_server import AsgiLiveServer
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -30,6 +36,40 @@ def chromium_path() -> str:
             pytest.fail(f"CI must run the browser tests: {reason}")
         pytest.skip(reason)
     return path
+
+
+@pytest.fixture(scope="session")
+def live_server(django_db_setup) -> Iterator[AsgiLiveServer]:
+    """The site over ASGI, as production serves it (tests/asgi_server.py): the live pages'
+    event streams need it. pytest-django's helper gives each test using it transactional
+    database access, as with its own live server."""
+    server = AsgiLiveServer()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(autouse=True)
+def play_worker(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Beside the live server, the play worker, as `make run` starts it: bots move, timers
+    run out and rounds are dealt with nobody looking (in a thread of the test process, on the
+    test database; stopped before the database is emptied)."""
+    if "live_server" not in request.fixturenames:
+        yield
+        return
+    request.getfixturevalue("transactional_db")
+    stopping = threading.Event()
+
+    def work() -> None:
+        try:
+            play_worker_command.run(stopping)
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=work, name="play-worker", daemon=True)
+    thread.start()
+    yield
+    stopping.set()
+    thread.join(timeout=10)
 
 
 @pytest.fixture(scope="module")

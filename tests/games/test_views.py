@@ -93,10 +93,15 @@ def test_a_finished_match_shows_the_final_ranking_and_offers_a_rematch(client, a
     assert 'id="round-form"' not in page
 
 
-def test_the_live_view_is_public_and_refreshes_itself(client, match):
+def test_the_live_view_is_public_and_refreshes_itself_on_the_matchs_events(client, match):
     response = client.get(reverse("games:match_live", args=[match.pk]))
     assert response.status_code == 200
-    assert 'hx-trigger="every 4s"' in response.content.decode()
+    page = response.content.decode()
+    events = reverse("games:match_events", args=[match.pk])
+    assert f'data-live-events="{events}?v={match.version}"' in page
+    assert f'data-live-version="{match.version}"' in page
+    # Told by the events; the poll is only the slow fallback.
+    assert 'hx-trigger="live, every 15s"' in page
     fragment = client.get(reverse("games:match_live", args=[match.pk]), **HTMX)
     assert fragment.content.decode().lstrip().startswith('<div id="live"')
 

@@ -64,3 +64,16 @@ def test_a_spectator_sees_the_table_and_is_offered_nothing():
     shown = board(public_view(game.view(0)), seats(3), None)
     assert offered(shown) == [] and shown.hand == () and not shown.my_turn
     assert [seat.cards for seat in shown.seats] == game.view(0)["hand_counts"]
+
+
+def test_a_seat_out_of_the_match_is_offered_fast_forward_only_among_bots_and_stand_ins():
+    game = Game.new(PRESETS["classic"], players=3, seed=1)
+    view = game.view(0) | {"active": [1, 2]}  # seat 0 lost an earlier round
+    people = [PlaySeat(position=0, user_id=1), PlaySeat(position=1, user_id=2)]
+    around = [*people, PlaySeat(position=2, bot="greedy")]
+    assert not board(view, around, around[0]).fast_forward  # seat 1's person plays on
+    people[1].timeouts = 2  # away: the stand-in plays for them
+    assert board(view, around, around[0]).fast_forward
+    # Nobody is offered it for a round they still play, nor a spectator.
+    assert not board(game.view(1), around, around[1]).fast_forward
+    assert not board(public_view(view), around, None).fast_forward

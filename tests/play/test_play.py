@@ -123,7 +123,7 @@ def test_a_move_sent_twice_at_once_is_applied_once(alice):
     assert PlayMove.objects.filter(table=table, by="").count() == 1
 
 
-def test_an_unchanged_poll_answers_204_and_a_due_bot_moves_on_the_poll(client, alice):
+def test_an_unchanged_board_answers_204_and_no_fetch_makes_the_bots_move(client, alice):
     table = new_table(alice, seats=("me", "greedy"))
     game = until_my_turn(table)
     while game.to_move == 0 and not game.round_over:  # a skip or a draw keeps the turn
@@ -132,27 +132,26 @@ def test_an_unchanged_poll_answers_204_and_a_due_bot_moves_on_the_poll(client, a
         game = game_of(table)
     assert game.to_move == 1 and not game.round_over
     url = reverse("play:table", args=[table.pk])
-    # The bot's move is not due yet: nothing new, nothing rendered.
-    PlayTable.objects.filter(pk=table.pk).update(
-        server_moves_at=timezone.now() + datetime.timedelta(seconds=30)
-    )
     client.force_login(alice)
     with CaptureQueriesContext(connection) as queries:
         response = client.get(f"{url}?v={table.version}", **HTMX)
     assert response.status_code == 204
     assert response.content == b""
     # One query, the table's version: not even the session or the account of a signed-in
-    # player (the poll is the most frequent request of the site).
+    # player (every watcher asks after every event).
     assert len(queries) == 1, [q["sql"] for q in queries]
-    # Due: the poll makes the bot's move and answers with the board.
+    # The bot's move is due: reading the board does not make it (no GET changes state)...
     PlayTable.objects.filter(pk=table.pk).update(server_moves_at=timezone.now())
     moves = PlayMove.objects.count()
+    assert client.get(f"{url}?v={table.version}", **HTMX).status_code == 204
+    assert client.get(url).status_code == 200
+    assert PlayMove.objects.count() == moves
+    # ...the clock does, and the board naming the older version is sent at once.
+    assert play.step_due() == table.pk
+    assert PlayMove.objects.count() == moves + 1
     response = client.get(f"{url}?v={table.version}", **HTMX)
     assert response.status_code == 200
     assert response.content.decode().lstrip().startswith('<div id="board"')
-    assert PlayMove.objects.count() == moves + 1
-    # A poll naming an older version gets the board at once.
-    assert client.get(f"{url}?v={table.version}", **HTMX).status_code == 200
 
 
 def hidden_cards(table, seat: int) -> set[str]:

@@ -116,8 +116,7 @@ class Command(BaseCommand):
             self._ask_for_a_guest(User)
         self.stdout.write(
             self.style.SUCCESS(
-                f"Demo account: username {DEMO_USERNAME!r}, password {DEMO_PASSWORD!r} "
-                "(log in at http://127.0.0.1:8000/accounts/login/)"
+                f"Demo account: username {DEMO_USERNAME!r}, password {DEMO_PASSWORD!r}"
             )
         )
 

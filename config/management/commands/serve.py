@@ -1,0 +1,74 @@
+"""Serve the site as `make run` does: the ASGI app (uvicorn; the live pages' event streams
+need it) and, beside it, the play worker (bots, timers and next deals move with nobody looking).
+
+    python manage.py serve [--port 8000] [--host 127.0.0.1] [--reload]
+
+Both stop together (Ctrl-C). Production runs them as processes of their own (README).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import uvicorn
+from django.conf import settings
+from django.core.management.base import BaseCommand
+from django.urls import reverse
+
+from tournaments.management.commands.demo import DEMO_PASSWORD, DEMO_USERNAME
+
+
+class Command(BaseCommand):
+    help = "Serve the site (uvicorn) with the play worker beside it."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--host", default="127.0.0.1")
+        parser.add_argument("--port", type=int, default=8000)
+        parser.add_argument(
+            "--reload", action="store_true", help="Restart the web server when code changes."
+        )
+
+    def handle(self, *args, host: str, port: int, reload: bool, **options) -> None:
+        worker = subprocess.Popen(
+            [sys.executable, "manage.py", "play_worker"], cwd=settings.BASE_DIR
+        )
+        try:
+            address = f"http://{host}:{port}"
+            self.stdout.write(
+                self.style.SUCCESS(
+                    f"Serving on {address}/ — log in at {address}{reverse('account_login')} "
+                    f"(demo account: {DEMO_USERNAME} / {DEMO_PASSWORD})"
+                )
+            )
+            uvicorn.run(
+                "config.asgi:application",
+                host=host,
+                port=port,
+                reload=reload,
+                reload_dirs=[
+                    str(settings.BASE_DIR / d)
+                    for d in (
+                        "config",
+                        "core",
+                        "games",
+                        "claims",
+                        "play",
+                        "tournaments",
+                        "stats",
+                        "cards101",
+                        "templates",
+                    )
+                ]
+                if reload
+                else None,
+                log_level="info",
+                lifespan="off",
+                timeout_graceful_shutdown=2,
+            )
+        finally:
+            worker.terminate()
+            try:
+                worker.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                worker.kill()
