@@ -133,13 +133,7 @@ def join(*, table: PlayTable, user, invite: str | None = None) -> PlaySeat:
 def play(*, table: PlayTable, user, move: Move, version: int) -> PlayTable:
     """A person's move, made on `version` of the table."""
     with transaction.atomic():
-        table = _lock(table)
-        seat = _seated(table, user)
-        if table.version != version:
-            raise TableMovedOn(_("The table has moved on; here it is now."))
-        if table.status != PlayTable.Status.PLAYING:
-            raise TableError(_("The game is not being played."))
-        game = Game.from_json(table.state)
+        table, seat, game = _in_play(table, user, version)
         if game.round_over:
             raise TableError(_("The round is over; the next one is dealt soon."))
         if game.to_move != seat.position:
@@ -271,13 +265,7 @@ def fast_forward(*, table: PlayTable, user, version: int) -> PlayTable:
     owes, in this one transaction and without the bots' pause, each recorded as `step` records
     it. The next deal waits as after any round."""
     with transaction.atomic():
-        table = _lock(table)
-        seat = _seated(table, user)
-        if table.version != version:
-            raise TableMovedOn(_("The table has moved on; here it is now."))
-        if table.status != PlayTable.Status.PLAYING:
-            raise TableError(_("The game is not being played."))
-        game = Game.from_json(table.state)
+        table, seat, game = _in_play(table, user, version)
         if not fast_forward_offered(game.view(seat.position), list(table.seats.all()), seat):
             raise TableError(
                 _("You may fast-forward only a round you are out of, with only bots left in it.")
@@ -374,6 +362,18 @@ def replay_view(game: Game) -> dict:
 
 
 # --- inside the transaction ----------------------------------------------------------------
+
+
+def _in_play(table: PlayTable, user, version: int) -> tuple[PlayTable, PlaySeat, Game]:
+    """The locked table, the user's seat and the game, for a change made on `version` while
+    the game is played; refused otherwise."""
+    table = _lock(table)
+    seat = _seated(table, user)
+    if table.version != version:
+        raise TableMovedOn(_("The table has moved on; here it is now."))
+    if table.status != PlayTable.Status.PLAYING:
+        raise TableError(_("The game is not being played."))
+    return table, seat, Game.from_json(table.state)
 
 
 def _lock(table: PlayTable) -> PlayTable:

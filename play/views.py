@@ -265,11 +265,17 @@ def leave(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def fast_forward(request: HttpRequest, pk: int) -> HttpResponse:
     """The rest of the round played at once, for someone out of it among bots."""
+    return _on_version(request, pk, services.fast_forward)
+
+
+def _on_version(request: HttpRequest, pk: int, change) -> HttpResponse:
+    """A change made on the version of the table the board showed (`change(table=, user=,
+    version=)`, a service): the board as it is now, with why not if it was refused."""
     table = _get_table(pk)
     error = ""
     try:
         version = int(request.POST.get("version", ""))
-        services.fast_forward(table=table, user=request.user, version=version)
+        change(table=table, user=request.user, version=version)
     except ValueError:
         error = _("The table has moved on; here it is now.")
     except services.TableError as refused:
@@ -280,16 +286,7 @@ def fast_forward(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def next_round(request: HttpRequest, pk: int) -> HttpResponse:
-    table = _get_table(pk)
-    error = ""
-    try:
-        version = int(request.POST.get("version", ""))
-        services.next_round(table=table, user=request.user, version=version)
-    except ValueError:
-        error = _("The table has moved on; here it is now.")
-    except services.TableError as refused:
-        error = str(refused)
-    return _answer(request, pk, error)
+    return _on_version(request, pk, services.next_round)
 
 
 @login_required
