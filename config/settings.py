@@ -161,13 +161,23 @@ TEMPLATES = [
 ]
 
 # SQLite by default so the site runs with no set-up; PostgreSQL through DATABASE_URL.
+# The site is served over ASGI, where each request's database work runs in a thread of its own:
+# a persistent connection (CONN_MAX_AGE) would stay with that thread, never reused, and an
+# event stream's thread lives as long as the stream. So connections are not kept by requests:
+# with PostgreSQL they come from a pool per process (psycopg's), and go back to it.
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=env_int("DJANGO_CONN_MAX_AGE", "600"),
+        conn_max_age=env_int("DJANGO_CONN_MAX_AGE", "0"),
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": env_int("DJANGO_DB_POOL_SIZE", "10"),
+        "timeout": 10,
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Writers take the lock when their transaction starts, so two requests changing the
     # same match or tournament queue up instead of failing with "database is locked".
