@@ -161,13 +161,23 @@ TEMPLATES = [
 ]
 
 # SQLite by default so the site runs with no set-up; PostgreSQL through DATABASE_URL.
+# The site is served over ASGI, where each request's database work runs in a thread of its own:
+# a persistent connection (CONN_MAX_AGE) would stay with that thread, never reused, and an
+# event stream's thread lives as long as the stream. So connections are not kept by requests:
+# with PostgreSQL they come from a pool per process (psycopg's), and go back to it.
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=env_int("DJANGO_CONN_MAX_AGE", "600"),
+        conn_max_age=env_int("DJANGO_CONN_MAX_AGE", "0"),
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": env_int("DJANGO_DB_POOL_SIZE", "10"),
+        "timeout": 10,
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Writers take the lock when their transaction starts, so two requests changing the
     # same match or tournament queue up instead of failing with "database is locked".
@@ -344,12 +354,14 @@ SECURE_CSP = {
 }
 
 # Permissions-Policy: the browser features a page (or anything a page embeds) may ask for. The
-# site uses none of them: no camera (QR codes are drawn on the server and scanned by the
-# phone's own camera app), no clipboard or fullscreen API (the projector page is made full
-# screen by the browser's own key), no wake lock, no sharing, no payment. Each is denied, so
-# that an injected script or frame cannot ask for it either. (Chromium on a desktop without
-# Bluetooth or sharing warns that it does not know "bluetooth" and "web-share"; phones do.)
-PERMISSIONS_POLICY = {
+# site uses one of them: writing to the clipboard, for the button that copies a played table's
+# invitation link, from the site's own pages alone (no frame). None of the others: no camera
+# (QR codes are drawn on the server and scanned by the phone's own camera app), no reading the
+# clipboard, no fullscreen API (the projector page is made full screen by the browser's own
+# key), no wake lock, no sharing, no payment. Each is denied, so that an injected script or
+# frame cannot ask for it either. (Chromium on a desktop without Bluetooth or sharing warns
+# that it does not know "bluetooth" and "web-share"; phones do.)
+PERMISSIONS_POLICY = {"clipboard-write": ["self"]} | {
     feature: []
     for feature in (
         "accelerometer",
@@ -358,7 +370,6 @@ PERMISSIONS_POLICY = {
         "browsing-topics",
         "camera",
         "clipboard-read",
-        "clipboard-write",
         "display-capture",
         "encrypted-media",
         "fullscreen",

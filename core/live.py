@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import connection, models, transaction
+from django.db import connection, connections, models, transaction
 from django.http import Http404, HttpRequest, StreamingHttpResponse
 
 from core.validators import MAX_ID
@@ -244,6 +244,9 @@ def events_view(model: type[models.Model]):
     async def events(request: HttpRequest, pk: int) -> StreamingHttpResponse:
         if pk > MAX_ID or not await model.objects.filter(pk=pk).aexists():
             raise Http404
+        # The request's database work (its session, this check) ran in a thread of its own
+        # that lives as long as the stream: its connection goes back now, not at the end.
+        await sync_to_async(connections.close_all)()
         return stream(request, model, pk)
 
     events.__name__ = events.__qualname__ = f"{model._meta.model_name}_events"

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from cards101.rules import parse_card
 from games.labels import card_name, card_notation
+from games.models import Entry
 
 if TYPE_CHECKING:
     from play.models import PlaySeat, PlayTable
@@ -21,6 +22,9 @@ if TYPE_CHECKING:
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 # A move clock at or under this many seconds is marked, so that the person notices it.
 LOW_SECONDS = 10
+# Lines of the round's log shown open on the board; the rest of the round is one tap away (a
+# phone shows the table and the last few moves without scrolling).
+LOG_SHOWN = 5
 
 
 @dataclass(frozen=True)
@@ -65,11 +69,19 @@ class SeatView:
     cards: int
     # At the end of a round, the totals with that round counted.
     total: int
+    # At the end of a round, its points (None for a seat that sat it out) and what the new
+    # total did: "reset_to_0", "reset_to_50", "lost" or "" (Entry.Event); none before.
+    score: int | None
+    event: str
     to_move: bool
     out: bool
     active: bool
     # Every hand is shown at the end of a round; none before.
     hand: tuple[Face, ...]
+
+    @property
+    def event_label(self) -> str:
+        return str(Entry.Event(self.event).label) if self.event else ""
 
 
 @dataclass(frozen=True)
@@ -94,9 +106,17 @@ class Board:
     can_draw: bool
     can_pass: bool
     seats: tuple[SeatView, ...]
-    log: tuple[str, ...]  # the last events first
+    log: tuple[str, ...]  # every event of the round, the last first
     # The seat is out of this round and only bots and stand-ins are left to play it.
     fast_forward: bool
+
+    @property
+    def log_latest(self) -> tuple[str, ...]:
+        return self.log[:LOG_SHOWN]
+
+    @property
+    def log_earlier(self) -> tuple[str, ...]:
+        return self.log[LOG_SHOWN:]
 
 
 def board(view: dict[str, Any], seats: Sequence[PlaySeat], mine: PlaySeat | None) -> Board:
@@ -114,6 +134,8 @@ def board(view: dict[str, Any], seats: Sequence[PlaySeat], mine: PlaySeat | None
 
     kinds = {move["kind"] for move in legal}
     totals = view.get("totals_after", view["totals"])
+    scores = view.get("scores") or [None] * len(seats)
+    events = _events(view)
     names = {seat.position: str(seat) for seat in seats}
     return Board(
         round=view["round"] + 1,
@@ -137,6 +159,8 @@ def board(view: dict[str, Any], seats: Sequence[PlaySeat], mine: PlaySeat | None
                 me=seat == mine,
                 cards=view["hand_counts"][seat.position],
                 total=totals[seat.position],
+                score=scores[seat.position],
+                event=events.get(seat.position, ""),
                 to_move=view["to_move"] == seat.position and not view["round_over"],
                 out=seat.position in view["went_out"],
                 active=seat.position in view["active"],
@@ -146,7 +170,7 @@ def board(view: dict[str, Any], seats: Sequence[PlaySeat], mine: PlaySeat | None
             )
             for seat in seats
         ),
-        log=tuple(describe(event, names) for event in view.get("log", []))[-12:][::-1],
+        log=tuple(describe(event, names) for event in view.get("log", []))[::-1],
         fast_forward=fast_forward_offered(view, seats, mine),
     )
 
@@ -198,6 +222,12 @@ def clock(table: PlayTable, shown: Board, now: datetime.datetime) -> Clock | Non
         deadline_ms=int(table.server_moves_at.timestamp() * 1000),
         now_ms=int(now.timestamp() * 1000),
     )
+
+
+def _events(view: dict[str, Any]) -> dict[int, str]:
+    """What the round did to each seat's total, at the end of a round: reset to 0 or 50, or
+    lost (one at most: a total that was reset is under the limit)."""
+    return {position: kind for position, kind in view.get("events", [])}
 
 
 def describe(event: dict[str, Any], names: dict[int, str]) -> str:

@@ -6,6 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from cards101.rules import RulesError, score_match
+from core import validators
 from games.forms import MAX_PLAYERS, RulesFormMixin
 from games.labels import rules_message
 
@@ -27,6 +28,12 @@ TIMER_CHOICES = [
 class PlayTableForm(RulesFormMixin, forms.Form):
     """A table to play on the site: who sits where, the rules, lobby and timer."""
 
+    name = forms.CharField(
+        label=_("Table name"),
+        max_length=60,
+        required=False,
+        help_text=_("Optional. Without one, the table is called by its players' names."),
+    )
     public = forms.BooleanField(
         label=_("Anyone may join from the lobby"),
         required=False,
@@ -54,6 +61,10 @@ class PlayTableForm(RulesFormMixin, forms.Form):
                 required=number == 2,
             )
         self.add_rules_fields(preset)
+
+    def clean_name(self) -> str:
+        # As a player's name is kept: NFKC, single spaces, nothing invisible.
+        return validators.clean_name(self.cleaned_data["name"])
 
     def seat_fields(self) -> list[forms.BoundField]:
         return [self[f"seat_{number}"] for number in range(2, MAX_PLAYERS + 1)]

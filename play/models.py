@@ -25,6 +25,8 @@ class PlayTable(models.Model):
         PLAYING = "playing", _("playing")
         FINISHED = "finished", _("finished")
 
+    # What the people at the table call it; without one, pages name it by its players.
+    name = models.CharField(_("table name"), max_length=60, blank=True)
     preset = models.CharField(_("rules"), max_length=20, choices=list(PRESET_LABELS.items()))
     options = models.JSONField(_("options"))
     seat_count = models.PositiveSmallIntegerField(_("seats"))
@@ -64,7 +66,7 @@ class PlayTable(models.Model):
         verbose_name_plural = _("tables")
 
     def __str__(self) -> str:
-        return _("Table %(number)s") % {"number": self.pk}
+        return self.name or _("Table %(number)s") % {"number": self.pk}
 
     def get_absolute_url(self) -> str:
         return reverse("play:table", args=[self.pk])

@@ -74,6 +74,7 @@ def create_table(
     public: bool = False,
     move_seconds: int | None = None,
     seed: int | None = None,
+    name: str = "",
 ) -> PlayTable:
     """A new table; the creator sits at seat 1. It starts when every seat is taken (dealt
     from `seed`, or at random)."""
@@ -85,6 +86,7 @@ def create_table(
         raise TableError(_("Each seat is you, an open seat or a bot."))
     with transaction.atomic():
         table = PlayTable.objects.create(
+            name=name,
             preset=preset,
             options=variant.as_dict(),
             seat_count=len(seats),
@@ -131,13 +133,7 @@ def join(*, table: PlayTable, user, invite: str | None = None) -> PlaySeat:
 def play(*, table: PlayTable, user, move: Move, version: int) -> PlayTable:
     """A person's move, made on `version` of the table."""
     with transaction.atomic():
-        table = _lock(table)
-        seat = _seated(table, user)
-        if table.version != version:
-            raise TableMovedOn(_("The table has moved on; here it is now."))
-        if table.status != PlayTable.Status.PLAYING:
-            raise TableError(_("The game is not being played."))
-        game = Game.from_json(table.state)
+        table, seat, game = _in_play(table, user, version)
         if game.round_over:
             raise TableError(_("The round is over; the next one is dealt soon."))
         if game.to_move != seat.position:
@@ -269,13 +265,7 @@ def fast_forward(*, table: PlayTable, user, version: int) -> PlayTable:
     owes, in this one transaction and without the bots' pause, each recorded as `step` records
     it. The next deal waits as after any round."""
     with transaction.atomic():
-        table = _lock(table)
-        seat = _seated(table, user)
-        if table.version != version:
-            raise TableMovedOn(_("The table has moved on; here it is now."))
-        if table.status != PlayTable.Status.PLAYING:
-            raise TableError(_("The game is not being played."))
-        game = Game.from_json(table.state)
+        table, seat, game = _in_play(table, user, version)
         if not fast_forward_offered(game.view(seat.position), list(table.seats.all()), seat):
             raise TableError(
                 _("You may fast-forward only a round you are out of, with only bots left in it.")
@@ -309,10 +299,20 @@ def rematch(*, table: PlayTable, by) -> PlayTable:
             seats=[ME, *seats],
             public=table.public,
             move_seconds=table.move_seconds,
+            name=table.name,
         )
         PlayTable.objects.filter(pk=new.pk).update(rematch_of=table)
         new.rematch_of = table
     return new
+
+
+def seat_to_move(table: PlayTable) -> int | None:
+    """The seat whose decision it is, or None when it is nobody's: before the deal, between
+    two rounds, after the match."""
+    if table.status != PlayTable.Status.PLAYING or table.state is None:
+        return None
+    game = Game.from_json(table.state)
+    return None if game.round_over else game.to_move
 
 
 def seat_of(seats: Sequence[PlaySeat], user) -> PlaySeat | None:
@@ -352,7 +352,28 @@ def public_view(view: dict) -> dict:
     return public
 
 
+def replay_view(game: Game) -> dict:
+    """A position of a finished round as anyone may see it in its replay: what every seat
+    sees, and every hand (the round is over, its hands were shown to the table at its end).
+    Never for a round still being played: the caller replays finished rounds alone."""
+    view = public_view(game.view(0))
+    view["hands"] = [[card.code for card in sorted(hand)] for hand in game.cards_in_play()["hands"]]
+    return view
+
+
 # --- inside the transaction ----------------------------------------------------------------
+
+
+def _in_play(table: PlayTable, user, version: int) -> tuple[PlayTable, PlaySeat, Game]:
+    """The locked table, the user's seat and the game, for a change made on `version` while
+    the game is played; refused otherwise."""
+    table = _lock(table)
+    seat = _seated(table, user)
+    if table.version != version:
+        raise TableMovedOn(_("The table has moved on; here it is now."))
+    if table.status != PlayTable.Status.PLAYING:
+        raise TableError(_("The game is not being played."))
+    return table, seat, Game.from_json(table.state)
 
 
 def _lock(table: PlayTable) -> PlayTable:

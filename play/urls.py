@@ -22,4 +22,5 @@ urlpatterns = [
     path("<int:pk>/fast-forward/", views.fast_forward, name="fast_forward"),
     path("<int:pk>/rematch/", views.rematch, name="rematch"),
     path("<int:pk>/rounds/<int:number>/", views.replay, name="replay"),
+    path("<int:pk>/chances/", views.chances, name="chances"),
 ]

@@ -3,6 +3,8 @@ and moves."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
@@ -17,10 +19,12 @@ from cards101.engine import IllegalMove, Move
 from cards101.rules import RulesError, parse_card
 from core.limits import limit
 from core.versions import version_of
+from games import extensions
 from games.labels import rules_message, rules_summary
 from games.models import Seat
+from games.sheet import Sheet
 from play import services
-from play.board import SUIT_SYMBOLS, Face, board, clock, describe
+from play.board import SUIT_SYMBOLS, board, clock
 from play.forms import PlayTableForm
 from play.models import PlaySeat, PlayTable
 
@@ -29,32 +33,58 @@ def _get_table(pk: int) -> PlayTable:
     return get_object_or_404(PlayTable.objects.select_related("match"), pk=pk)
 
 
+# The tables a lobby lists of each kind: a person sits at a handful at once.
+LOBBY_TABLES = 20
+
+
+@dataclass(frozen=True)
+class LobbyRow:
+    """A table as the lobby lists it: its seats, whose decision it is (None when nobody's:
+    waiting for players, between two rounds) and whether that is the viewer's."""
+
+    table: PlayTable
+    seats: list[PlaySeat]
+    to_move: PlaySeat | None
+    my_move: bool
+
+
 def lobby(request: HttpRequest) -> HttpResponse:
-    """Tables I sit at (not those I resigned and left), and public tables waiting for players."""
+    """Tables I sit at (not those I resigned and left), those where it is my move first, and
+    public tables waiting for players."""
     mine = []
     if request.user.is_authenticated:
         mine = PlayTable.objects.filter(seats__user=request.user, seats__left_at=None).exclude(
             status=PlayTable.Status.FINISHED
-        )[:20]
+        )[:LOBBY_TABLES]
     open_tables = (
         PlayTable.objects.filter(public=True, status=PlayTable.Status.WAITING)
         .filter(~Q(seats__user=request.user) if request.user.is_authenticated else Q())
-        .distinct()[:20]
+        .distinct()[:LOBBY_TABLES]
     )
+    rows = _rows([*mine, *open_tables], request.user)
+    # sorted() is stable: within each group, the table that moved last first.
+    mine_rows = sorted(rows[: len(mine)], key=lambda row: not row.my_move)
     return render(
         request,
         "play/lobby.html",
-        {"mine": _rows(mine), "open_tables": _rows(open_tables)},
+        {"mine": mine_rows, "open_tables": rows[len(mine) :]},
     )
 
 
-def _rows(tables) -> list[tuple[PlayTable, list[PlaySeat]]]:
-    tables = list(tables)
+def _rows(tables: list[PlayTable], user) -> list[LobbyRow]:
+    """The lobby's rows of these tables, their seats read in one query."""
     seats = PlaySeat.objects.filter(table__in=tables).select_related("user__player", "player")
     by_table: dict[int, list[PlaySeat]] = {}
     for seat in seats:
         by_table.setdefault(seat.table_id, []).append(seat)
-    return [(table, by_table.get(table.pk, [])) for table in tables]
+    rows = []
+    for table in tables:
+        around = by_table.get(table.pk, [])
+        position = services.seat_to_move(table)
+        to_move = next((seat for seat in around if seat.position == position), None)
+        mine = services.seat_of(around, user)
+        rows.append(LobbyRow(table, around, to_move, mine is not None and to_move == mine))
+    return rows
 
 
 @login_required
@@ -72,6 +102,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
                     seats=form.cleaned_data["seats"],
                     public=form.cleaned_data["public"],
                     move_seconds=form.cleaned_data["move_seconds"],
+                    name=form.cleaned_data["name"],
                 )
             except services.TableError as error:
                 form.add_error(None, str(error))
@@ -140,6 +171,17 @@ def _render_board(request: HttpRequest, table: PlayTable, error: str = "") -> Ht
     if request.htmx:
         template += "#board"
     return render(request, template, context)
+
+
+def chances(request: HttpRequest, pk: int) -> HttpResponse:
+    """What statistics say of the table's match, for the board at a round's end (loaded after
+    it): the chances to win as the totals now stand, or, after the match, how the ratings
+    moved. Apart from the board, so that the move that ends a round is answered at once; the
+    chances are worked out once a round (cached on the match's version)."""
+    table = _get_table(pk)
+    if table.match is None:
+        raise Http404
+    return HttpResponse("".join(extensions.match_panels(table.match, Sheet(table.match))))
 
 
 def _ranking(table: PlayTable) -> list[Seat]:
@@ -223,11 +265,17 @@ def leave(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def fast_forward(request: HttpRequest, pk: int) -> HttpResponse:
     """The rest of the round played at once, for someone out of it among bots."""
+    return _on_version(request, pk, services.fast_forward)
+
+
+def _on_version(request: HttpRequest, pk: int, change) -> HttpResponse:
+    """A change made on the version of the table the board showed (`change(table=, user=,
+    version=)`, a service): the board as it is now, with why not if it was refused."""
     table = _get_table(pk)
     error = ""
     try:
         version = int(request.POST.get("version", ""))
-        services.fast_forward(table=table, user=request.user, version=version)
+        change(table=table, user=request.user, version=version)
     except ValueError:
         error = _("The table has moved on; here it is now.")
     except services.TableError as refused:
@@ -238,16 +286,7 @@ def fast_forward(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def next_round(request: HttpRequest, pk: int) -> HttpResponse:
-    table = _get_table(pk)
-    error = ""
-    try:
-        version = int(request.POST.get("version", ""))
-        services.next_round(table=table, user=request.user, version=version)
-    except ValueError:
-        error = _("The table has moved on; here it is now.")
-    except services.TableError as refused:
-        error = str(refused)
-    return _answer(request, pk, error)
+    return _on_version(request, pk, services.next_round)
 
 
 @login_required
@@ -265,7 +304,8 @@ def rematch(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    """A finished round, move by move, as the viewer's seat saw it (or as everyone saw it)."""
+    """A finished round, move by move, every hand shown at each step to whoever looks (its
+    hands were shown to the table at its end). A round still being played is not found."""
     table = _get_table(pk)
     if table.state is None:
         raise Http404
@@ -277,14 +317,10 @@ def replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         step = max(0, int(request.GET.get("step", "0")))
     except ValueError:
         step = 0
-    seats = list(table.seats.select_related("user", "player"))
+    seats = list(table.seats.select_related("user__player", "player"))
     mine = services.seat_of(seats, request.user)
     game, count = services.replay(table, number - 1, step)
     step = min(step, count)
-    view = game.view(mine.position if mine else 0)
-    if mine is None:
-        view = services.public_view(view)
-    names = {seat.position: str(seat) for seat in seats}
     return render(
         request,
         "play/replay.html",
@@ -295,11 +331,6 @@ def replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             "count": count,
             "previous": step - 1 if step > 0 else None,
             "next": step + 1 if step < count else None,
-            "top": Face.of(view["top"]) if view.get("top") else None,
-            "hand": [Face.of(code) for code in view.get("hand", [])],
-            "players": [
-                (names[seat.position], view["hand_counts"][seat.position]) for seat in seats
-            ],
-            "log": [describe(event, names) for event in view.get("log", [])][::-1],
+            "board": board(services.replay_view(game), seats, mine),
         },
     )

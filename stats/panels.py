@@ -1,11 +1,12 @@
 """What statistics add to a match's page: each player's chance to finish first while it runs
-(from the ratings), and how each rating moved once it is over.
+(from the ratings and the totals as they stand, stats.chances), and how each rating moved
+once it is over.
 
-The panel is cached on the match's version and its rating pool's version; the chances in it
-also on the players still in play and the pool's version alone, so that the first view after
-a round that put nobody out does not work them out again. The pool's version lives in the
-cache itself (moved by every recomputation once it commits), so that a cached page costs no
-query for it.
+The panel is cached on the match's version and its rating pool's version. Beneath it, the
+chances are cached on the match's version alone (worked out once for every language and
+reader), and the players' ratings on the players and the pool's version, so that a new round
+reads no rating again. The pool's version lives in the cache itself (moved by every
+recomputation once it commits), so that a cached page costs no query for it.
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ from django.utils.translation import get_language
 from games import audience
 from games.models import Match
 from games.sheet import Sheet
+from stats.chances import live_chances, percentages
 from stats.models import Rating, RatingChange
-from stats.ratings import NEWCOMER, Skill, win_chances
+from stats.ratings import NEWCOMER, Skill
 
 
 def match_panel(match: Match, sheet: Sheet) -> str:
@@ -35,17 +37,7 @@ def match_panel(match: Match, sheet: Sheet) -> str:
             f"stats:moves:{match.pk}:{match.version}:{shown_to}", partial(_moves, match, sheet)
         )
     return cache.get_or_set(
-        f"stats:panel:{match.pk}:{match.version}:{shown_to}",
-        partial(_chances_of_players, match, sheet, shown_to),
-    )
-
-
-def _chances_of_players(match: Match, sheet: Sheet, shown_to: str) -> str:
-    """The chances depend on who is still in play and their ratings, not on the rounds: the
-    first view after a round that put nobody out finds them cached."""
-    in_play = ",".join(str(seat.player_id) for seat in sheet.in_play)
-    return cache.get_or_set(
-        f"stats:chances:{match.preset}:{in_play}:{shown_to}", partial(_chances, match, sheet)
+        f"stats:panel:{match.pk}:{match.version}:{shown_to}", partial(_chances, match, sheet)
     )
 
 
@@ -73,19 +65,42 @@ def _version(key: str) -> str:
 
 
 def _chances(match: Match, sheet: Sheet) -> str:
-    seats = sheet.in_play
-    if len(seats) < 2:
+    seats = sheet.seats
+    if len(sheet.in_play) < 2:
         return ""
-    ratings = Rating.objects.filter(
-        pool__preset=match.preset, player__in=[seat.player_id for seat in seats]
-    ).values_list("player_id", "mu", "sigma", "matches")
-    skill_of = {player: Skill(mu, sigma, rated) for player, mu, sigma, rated in ratings}
-    skills = [skill_of.get(seat.player_id, NEWCOMER) for seat in seats]
+    skills = _skills(match, sheet)
+    chances = cache.get_or_set(
+        f"stats:chances:{match.pk}:{match.version}:{pool_version(match.preset)}",
+        partial(
+            live_chances,
+            sheet.variant,
+            skills,
+            [seat.total for seat in seats],
+            [seat.has_lost for seat in seats],
+        ),
+    )
     rows = [
-        {"player": seat.player, "skill": skill, "percent": round(100 * chance)}
-        for seat, skill, chance in zip(seats, skills, win_chances(skills), strict=True)
+        {"player": seat.player, "skill": skill, "percent": percent}
+        for seat, skill, percent in zip(seats, skills, percentages(chances), strict=True)
+        if not seat.has_lost
     ]
     return render_to_string("stats/_match_chances.html", {"rows": rows, "match": match})
+
+
+def _skills(match: Match, sheet: Sheet) -> list[Skill]:
+    """The seats' ratings before the match, read once for its players and the pool's version
+    (not once a round)."""
+    players = [seat.player_id for seat in sheet.seats]
+    key = f"stats:skills:{match.preset}:{','.join(map(str, players))}:{pool_version(match.preset)}"
+    return cache.get_or_set(key, partial(_read_skills, match.preset, players))
+
+
+def _read_skills(preset: str, players: list[int]) -> list[Skill]:
+    ratings = Rating.objects.filter(pool__preset=preset, player__in=players).values_list(
+        "player_id", "mu", "sigma", "matches"
+    )
+    skill_of = {player: Skill(mu, sigma, rated) for player, mu, sigma, rated in ratings}
+    return [skill_of.get(player, NEWCOMER) for player in players]
 
 
 def _moves(match: Match, sheet: Sheet) -> str:

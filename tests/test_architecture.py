@@ -42,6 +42,7 @@ def django_modules(modules: list[str]) -> list[str]:
         "cards101.bots.arena",
         "tournaments.seating",
         "stats.ratings",
+        "stats.chances",
     ],
 )
 def test_a_pure_core_loads_no_django(module):

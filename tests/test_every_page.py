@@ -87,6 +87,7 @@ def states(world: World) -> dict[str, list[dict]]:
     return {
         "play:invite": [{"invite": tables["waiting"].invite}, {"invite": "no-such-link"}],
         "play:table": every_table,
+        "play:chances": every_table,
         "play:join": [{"pk": tables["waiting"].pk}],
         "play:move": [{"pk": tables["your_move"].pk}],
         "play:next": [{"pk": tables["round_over"].pk}],

@@ -1,5 +1,6 @@
-"""The SQL query ceilings docs/benchmarks.md promises: the score sheet, the tournament page and
-the statistics pages cost a fixed number of queries, whatever the number of rounds or matches."""
+"""The SQL query ceilings docs/benchmarks.md promises: the score sheet, the tournament page, the
+statistics pages and the lobby of live play cost a fixed number of queries, whatever the number
+of rounds, matches or tables."""
 
 import pytest
 from django.core.cache import cache
@@ -8,8 +9,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from bench.common import classic_rounds
+from cards101.rules import PRESETS
 from claims import services as claims
 from games.models import Player
+from play import services as play
 from tests.conftest import make_match, play_out, record
 from tests.tournaments.conftest import enter, make_tournament
 from tournaments import services as tournaments
@@ -224,3 +227,29 @@ def test_a_signed_in_reader_pays_one_query_for_hidden_names_where_names_are_show
         with CaptureQueriesContext(connection) as queries:
             assert client.get(path, headers=headers).status_code == status
         assert private_queries(queries) == [], path
+
+
+# --- live play -------------------------------------------------------------------------------
+
+# The session and the account, the tables I sit at, the public tables waiting for players, the
+# seats of both (one query), and the top bar's count.
+LOBBY = 2 + 1 + 1 + 1 + WAITING
+
+
+@pytest.mark.parametrize("tables", [1, 6])
+def test_the_lobby_costs_the_same_however_many_tables(
+    client, alice, bob, tables, django_assert_max_num_queries
+):
+    for _ in range(tables):
+        play.create_table(
+            by=alice, preset="classic", variant=PRESETS["classic"], seats=["me", "greedy"]
+        )
+        play.create_table(
+            by=bob, preset="aaow", variant=PRESETS["aaow"], seats=["me", "open"], public=True
+        )
+    client.force_login(alice)
+    with django_assert_max_num_queries(LOBBY):
+        body = client.get(reverse("play:lobby")).content.decode()
+    # Each of my tables says whose move it is; each public one who waits there.
+    assert body.count(" to move") + body.count("Your move") == tables
+    assert body.count("bob</span> · ") == tables

@@ -38,7 +38,6 @@ BEFORE = [
 ]
 # Apps made since: back to none of their migrations, as if they had never been installed.
 SINCE = [("claims", None), ("play", None)]
-
 # The natural keys the dump names rows by (historical models have no get_by_natural_key).
 NATURAL_KEYS = {"auth.user": ["username"], "contenttypes.contenttype": ["app_label", "model"]}
 
@@ -54,6 +53,7 @@ MOVED: dict[str, str] = {
 # Fields added since, by today's label, with the value every upgraded row takes.
 ADDED: dict[str, dict] = {
     "play.playseat": {"left_at": None},  # nobody had resigned from a table
+    "play.playtable": {"name": ""},  # no table had a name
 }
 
 

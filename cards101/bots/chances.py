@@ -11,6 +11,7 @@ multiplied (a rough guide, but it rises and falls as it should).
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Mapping, Sequence
 
 from cards101.rules import Variant, card_points, deck
@@ -66,7 +67,11 @@ def _ahead(mine: Sequence[float], theirs: Sequence[float]) -> float:
 
 @functools.lru_cache(maxsize=32)
 def _survival(variant: Variant, share: float) -> Mapping[int, tuple[float, ...]]:
-    """For each total, the chance of being under the limit after 0, 1, ... ROUNDS rounds."""
+    """For each total, the chance of being under the limit after 0, 1, ... ROUNDS rounds.
+
+    Round by round, the chance of each total being still in is the chance of each score
+    times that of the total it leads to: a dot product over a window of the totals after
+    the round (`math.sumprod` on slices: a limit of 1,000 takes milliseconds, not seconds)."""
     penalties = _penalties(variant)
     bonuses = {0: 1.0}
     if variant.out_bonus:
@@ -76,34 +81,38 @@ def _survival(variant: Variant, share: float) -> Mapping[int, tuple[float, ...]]
             -40: BIG_QUEEN_OUT,
         }
     limit = variant.lose_over
-    totals = range(LOWEST, limit + 1)
+    # Every score a round can give, from the lowest up, with its chance (0.0 between).
+    scores: dict[int, float] = {}
+    for points, p in penalties.items():
+        scores[points] = scores.get(points, 0.0) + share * p
+    for bonus, p in bonuses.items():
+        scores[bonus] = scores.get(bonus, 0.0) + (1 - share) * p
+    low, high = min(scores), max(scores)
+    weights = [scores.get(score, 0.0) for score in range(low, high + 1)]
+    count = limit + 1 - LOWEST  # the totals LOWEST ... limit, by index total - LOWEST
+    # Totals a round can lead to, LOWEST + low ... limit + high, by index total - LOWEST - low.
+    reached = range(LOWEST + low, limit + high + 1)
 
     def after(total: int) -> int | None:
-        """The total a round's score leads to; None when it loses."""
+        """The total (its index in `alive`) a round's score leads to; None when it loses."""
         if variant.reset_at_101 and total == 101:
-            return 0
+            return 0 - LOWEST
         if variant.reset_at_100 and total == 100:
-            return 50
+            return 50 - LOWEST
         if total > limit:
             return None
-        return max(total, LOWEST)
+        return max(total, LOWEST) - LOWEST
 
-    moves = {
-        total: (
-            [(after(total + points), share * p) for points, p in penalties.items()]
-            + [(after(total + bonus), (1 - share) * p) for bonus, p in bonuses.items()]
-        )
-        for total in totals
-    }
-    # Drop the moves that lose: they add nothing to the chance of being in.
-    kept = {total: [(to, p) for to, p in steps if to is not None] for total, steps in moves.items()}
-    curves = {total: [1.0] for total in totals}
-    alive = dict.fromkeys(totals, 1.0)
+    leads_to = [after(total) for total in reached]
+    curves: list[list[float]] = [[1.0] for _ in range(count)]
+    alive = [1.0] * count
     for _ in range(ROUNDS):
-        alive = {total: sum(p * alive[to] for to, p in kept[total]) for total in totals}
-        for total in totals:
-            curves[total].append(alive[total])
-    return {total: tuple(curve) for total, curve in curves.items()}
+        # The chance of staying in from each total a round leads to (0.0 once it loses).
+        window = [0.0 if index is None else alive[index] for index in leads_to]
+        alive = [math.sumprod(weights, window[i : i + len(weights)]) for i in range(count)]
+        for curve, chance in zip(curves, alive, strict=True):
+            curve.append(chance)
+    return {total: tuple(curves[total - LOWEST]) for total in range(LOWEST, limit + 1)}
 
 
 @functools.lru_cache(maxsize=32)

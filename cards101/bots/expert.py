@@ -2,10 +2,15 @@
 move that did best.
 
 Each deal (`Knowledge.sample`) fits everything the seat has seen this round; the bot builds
-the game of that deal (`Game.from_view`), makes the move, plays the round out with greedy
-players and values the result for the match: a match won or lost, else the totals as they
-then stand. Every move is tried in the same deals, so that luck of the deal cancels out, until
-the time budget is spent.
+the game of that deal (`Game.from_view`, once a deal, copied for each move), makes the move,
+plays the round out with greedy players and values the result for the match: a match won or
+lost, else the totals as they then stand. Every move is tried in the same deals, so that luck
+of the deal cancels out, until the time budget is spent.
+
+Time: no deal starts after the budget once MIN_DEALS are done, and nothing goes on past the
+budget plus GRACE (0.4 s at the default budget), a playout half-way included: in a round whose
+hands have grown huge a single deal can take seconds. With `deals` instead, the clock is not
+read at all, so a seed gives the same choices on every machine.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from cards101.bots.chances import chances
@@ -23,20 +28,32 @@ from cards101.bots.position import Position, effects
 from cards101.engine import Game, Move
 
 BUDGET = 0.1  # seconds per decision, by default
-MIN_DEALS = 4  # deals tried however short the budget
+# Seconds past the budget that the first MIN_DEALS deals may take; then the search stops
+# wherever it is, inside a playout too: a decision never takes much over BUDGET + GRACE.
+GRACE = 0.3
+MIN_DEALS = 4  # deals tried however short the budget (as long as GRACE allows)
 MAX_DEALS = 400  # enough to tell moves apart; more only spends time
 RACE_AFTER = 6  # deals before a move can be found clearly behind
 BEATEN = 2.0  # standard errors behind the leader that drop a move
-PLAYOUT_MOVES = 400  # a round that has not ended by then is valued as it stands
+PLAYOUT_MOVES = 400  # a round that has not ended by then is cut: scored as it stands
+
+
+type Clock = Callable[[], float]
 
 
 class Expert:
     """A bot that searches by simulation within `budget` seconds a move (or, for
-    reproducible runs, `deals` deals whatever the time)."""
+    reproducible runs, `deals` deals whatever the time); `clock` tells the seconds."""
 
     name = "expert"
 
-    def __init__(self, seed: int = 0, budget: float = BUDGET, deals: int | None = None) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        budget: float = BUDGET,
+        deals: int | None = None,
+        clock: Clock = time.perf_counter,
+    ) -> None:
         if not (isinstance(budget, int | float) and budget > 0):
             raise ValueError(f"The budget is a number of seconds above 0, not {budget!r}")
         if deals is not None and not (type(deals) is int and deals > 0):
@@ -44,6 +61,7 @@ class Expert:
         self.seed = seed
         self.budget = budget
         self.fixed_deals = deals
+        self.clock = clock  # seconds, for the budget (a test gives a fake one)
         self.rng = random.Random(seed)
         self.deals = 0  # deals tried in the last decision, for benchmarks
 
@@ -51,31 +69,43 @@ class Expert:
         self.deals = 0
         if len(legal_moves) == 1:
             return legal_moves[0]
+        clock = self.clock
+        # With a fixed number of deals the clock is never read: the same choice on any
+        # machine. Each playout is capped at PLAYOUT_MOVES, so that work is bounded too.
+        timed = self.fixed_deals is None
+        began = clock() if timed else 0.0
+        deadline = began + self.budget
+        stop = began + self.budget + GRACE if timed else math.inf
         position = Position.of_view(view)
         going_out = _going_out(position, legal_moves)
         if going_out:
             return best_move(position, going_out)
-        deadline = time.perf_counter() + self.budget
         most = self.fixed_deals or MAX_DEALS
         knowledge = Knowledge.of_view(view)
         seat = position.seat
         race = _Race(len(legal_moves))
         while race.deals < most and len(race.running) > 1:
-            timed = self.fixed_deals is None and race.deals >= MIN_DEALS
-            if timed and time.perf_counter() > deadline:
+            enough = timed and race.deals >= MIN_DEALS
+            if timed and (clock() > stop or (enough and clock() > deadline)):
                 break
             hands, stock = knowledge.sample(self.rng)
-            seed = self.rng.getrandbits(32)
+            dealt = Game.from_view(view, hands, stock, self.rng.getrandbits(32))
             values = {}
             for index in race.running:
-                if timed and values and time.perf_counter() > deadline:
+                if enough and values and clock() > deadline:
                     break  # a deal not tried with every move tells nothing: left out
-                game = Game.from_view(view, hands, stock, seed)
+                game = dealt.copy()
                 game.play(legal_moves[index])
-                values[index] = _value(_play_out(game), seat)
+                if not _play_out(game, stop, clock):
+                    break  # stopped at the deadline: this deal is left out too
+                values[index] = _value(game, seat)
             else:
                 race.record(values)
         self.deals = race.deals
+        if not race.deals:
+            # Not one deal tried with every move before time ran out (a round whose hands
+            # have grown huge): the move greedy would make, as in a tie below.
+            return best_move(position, legal_moves)
         best = race.leaders()
         choices = [legal_moves[index] for index in best]
         # Moves that did equally well (a Queen ordering suits nobody holds): greedy decides.
@@ -137,21 +167,27 @@ def _going_out(position: Position, legal_moves: Sequence[Move]) -> list[Move]:
     return [move for move in legal_moves if move.kind == "play" and table[move.card].cover is None]
 
 
-def _play_out(game: Game) -> Game:
-    """The round finished by greedy players (all of them: a deal's cards are all guesses)."""
+def _play_out(game: Game, stop: float = math.inf, clock: Clock = time.perf_counter) -> bool:
+    """The round played on by greedy players (all of them: a deal's cards are all guesses);
+    one still going after PLAYOUT_MOVES moves is cut there, scored as it stands (as the
+    engine cuts a round at its move limit). False if the clock passed `stop` first: it is
+    read before every move, as a greedy move with a hand grown huge takes milliseconds."""
+    timed = stop != math.inf
     for _ in range(PLAYOUT_MOVES):
         if game.round_over:
-            break
+            return True
+        if timed and clock() > stop:
+            return False
         game.play(best_move(Position.of_game(game), game.legal_moves()))
-    return game
+    if not game.round_over:
+        game.cut_round()
+    return True
 
 
 def _value(game: Game, seat: int) -> float:
     """What the round's end is worth to `seat`: its share of a match won, else its chances
     as the totals stand (lower is better; the match is lost by going over the limit)."""
     result = game.result
-    if not game.round_over:
-        return 0.5
     if result.finished:
         for group in result.standings:
             if seat in group:

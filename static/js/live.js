@@ -2,8 +2,9 @@
 // shows (core/live.py). Each event carries the version the server now has; the page inside the
 // box carries data-live-version, the version it shows. Whenever the server's is newer, the page
 // is told ("live", its hx-trigger) to fetch itself again, rendered for this viewer, so nothing
-// secret travels in an event. The comparison is made again after every swap: an event heard
-// while the page was being replaced (by a move's answer) is not lost.
+// secret travels in an event. Not while a request of the page is under way (the viewer's own
+// move, whose answer is the new page): the comparison is made again when it is answered and
+// after every swap, so an event heard meanwhile is not lost.
 // The browser reconnects by itself, naming the last version it heard (Last-Event-ID); a stream
 // the server refused is opened again after a growing pause. The page's slow poll stays as the
 // fallback for a browser whose stream is down.
@@ -14,11 +15,12 @@
 
   function connect(box, pause) {
     let heard = 0;
+    let sending = 0; // requests of the page under way (a move): their answer is the new page
     const source = new EventSource(box.dataset.liveEvents);
 
     function check() {
       const page = box.querySelector("[data-live-version]");
-      if (page && heard > Number(page.dataset.liveVersion) && window.htmx) {
+      if (sending === 0 && page && heard > Number(page.dataset.liveVersion) && window.htmx) {
         window.htmx.trigger(page, "live");
       }
     }
@@ -34,6 +36,13 @@
       if (source.readyState === EventSource.CLOSED && document.body.contains(box)) {
         setTimeout(() => connect(box, Math.min(pause * 2, MOST_PAUSE_MS)), pause);
       }
+    });
+    box.addEventListener("htmx:beforeRequest", () => {
+      sending += 1;
+    });
+    box.addEventListener("htmx:afterRequest", (event) => {
+      sending = Math.max(0, sending - 1);
+      if (event.detail.successful) check(); // a failed one waits for the next event or poll
     });
     box.addEventListener("htmx:afterSettle", check);
   }

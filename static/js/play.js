@@ -37,20 +37,3 @@
   document.addEventListener("htmx:afterSwap", tick);
   setInterval(tick, 1000);
 })();
-
-// A board swapped in by htmx (a bot's move, a poll) would close a <details> the person just
-// opened, such as the confirmation to resign: those marked data-keep-open are opened again.
-(function () {
-  "use strict";
-  let open = [];
-  document.addEventListener("htmx:beforeSwap", () => {
-    open = Array.from(document.querySelectorAll("details[data-keep-open][open]"), (d) => d.id);
-  });
-  document.addEventListener("htmx:afterSwap", () => {
-    open.forEach((id) => {
-      const details = document.getElementById(id);
-      if (details) details.open = true;
-    });
-    open = [];
-  });
-})();

@@ -1,13 +1,18 @@
 """Long names on a phone: on the pages people read at a table, no word (a name above all)
 breaks across two lines; a name too long for its place is cut at the edge instead."""
 
+import datetime
+
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 from playwright.sync_api import Page
 
 from cards101.rules import PRESETS
 from games.models import Player
+from games.services import own_player
 from play import services as play
+from play.models import PlayTable
 from tests.browser.conftest import in_both_languages
 from tests.conftest import make_match, record
 from tests.tournaments.conftest import enter, make_tournament
@@ -82,5 +87,72 @@ def test_no_name_breaks_inside_a_word_on_a_phone(
     log_in(long_user)
     page.goto(table.get_absolute_url())
     broken["played table"] = page.evaluate(BROKEN_WORDS)
+    assert {name: words for name, words in broken.items() if words} == {}
+    assert problems == []
+
+
+def play_to_the_end(table, user) -> None:
+    """The person plays their first legal move each time, the bots theirs, rounds dealt at
+    once, until the match is over."""
+    from cards101.engine import Game
+
+    for _ in range(5000):
+        table.refresh_from_db()
+        if table.status == PlayTable.Status.FINISHED:
+            return
+        game = Game.from_json(table.state)
+        if game.round_over:
+            play.next_round(table=table, user=user, version=table.version)
+        elif table.seats.get(position=game.to_move).user_id == user.pk:
+            play.play(table=table, user=user, move=game.legal_moves()[0], version=table.version)
+        else:
+            play.step(table=table, now=timezone.now() + datetime.timedelta(hours=1))
+    raise AssertionError("the match did not end")
+
+
+@in_both_languages
+def test_no_name_breaks_inside_a_word_at_a_played_table_the_lobby_a_replay_or_a_ranking(
+    page: Page, problems: list[str], log_in, django_user_model
+):
+    sasha = django_user_model.objects.create_user("sasha", "", "x")
+    player = own_player(sasha)
+    player.name = "Александра Константиновна"
+    player.save()
+    named = play.create_table(
+        by=sasha,
+        preset="classic",
+        variant=PRESETS["classic"],
+        seats=["me", "greedy", "expert", "random"],
+        name="Пятничный стол у Константиновны",
+        seed=3,
+    )
+    # A name of one word too long for a phone is cut at the edge of its row.
+    play.create_table(
+        by=sasha,
+        preset="classic",
+        variant=PRESETS["classic"],
+        seats=["me", "open"],
+        name="Константинопольскаяпартиябезпробелов",
+    )
+    finished = play.create_table(
+        by=sasha, preset="aaow", variant=PRESETS["aaow"], seats=["me", "random"], seed=5
+    )
+    play_to_the_end(finished, sasha)
+    pages = {
+        "lobby": reverse("play:lobby"),
+        "played table": named.get_absolute_url(),
+        "match over, its ranking": finished.get_absolute_url(),
+        "replay": reverse("play:replay", args=[finished.pk, 1]) + "?step=3",
+        "leaderboard": reverse("stats:leaderboard") + "?preset=aaow&least=1",
+    }
+    page.set_viewport_size({"width": 360, "height": 740})
+    log_in(sasha)
+    broken = {}
+    for name, path in pages.items():
+        page.goto(path)
+        assert page.get_by_text("Александра Константиновна").first.is_visible(), name
+        broken[name] = page.evaluate(BROKEN_WORDS)
+        # Nothing is wider than the phone: a long name wraps at its space or is cut.
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360, name
     assert {name: words for name, words in broken.items() if words} == {}
     assert problems == []

@@ -34,6 +34,7 @@ WORDS = {
         "waiting": "Waiting for players",
         "invitation link": "Invitation link",
         "take a seat": "Take a seat",
+        "chances": "Chances to win|Ratings",
     },
     "ru": {
         "sign up": "Зарегистрируйтесь",
@@ -49,6 +50,7 @@ WORDS = {
         "waiting": "Ждём игроков",
         "invitation link": "Ссылка-приглашение",
         "take a seat": "Занять место",
+        "chances": "Шансы на победу|Рейтинги",
     },
 }
 
@@ -118,6 +120,9 @@ def test_a_new_user_plays_a_round_against_two_bots(page: Page, problems: list[st
     end = page.locator("#board .round-end")
     expect(end.get_by_role("heading")).to_have_text(re.compile(words["over"]))
     expect(end.locator("tbody tr")).to_have_count(3)
+    # Then each one's chance to win the match as the totals stand (or, if the round ended
+    # the match, how the ratings moved).
+    expect(page.locator("#board .predictions h2")).to_have_text(re.compile(words["chances"]))
     assert problems == []
 
 
@@ -199,3 +204,82 @@ def test_two_people_play_one_table_from_two_browsers(
     expect(page.locator("#board .round-end")).to_be_visible(timeout=8_000)
     expect(bobs.locator("#board .round-end")).to_be_visible(timeout=8_000)
     other.close()
+
+
+# What the page writes to the clipboard, kept for the test to read: the page itself may not
+# read the clipboard (Permissions-Policy), and the write still goes through to the browser.
+RECORD_CLIPBOARD = """(() => {
+  if (!navigator.clipboard) return;
+  const write = navigator.clipboard.writeText.bind(navigator.clipboard);
+  navigator.clipboard.writeText = async (text) => {
+    await write(text);
+    window.copiedText = text;
+  };
+})();"""
+
+
+@in_both_languages
+def test_the_invitation_link_is_copied_by_its_button(
+    page: Page, problems: list[str], context, log_in, alice, t
+):
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    context.add_init_script(RECORD_CLIPBOARD)
+    table = play.create_table(
+        by=alice, preset="aaow", variant=PRESETS["aaow"], seats=["me", "open"]
+    )
+    log_in(alice)
+    page.goto(table.get_absolute_url())
+    link = page.get_by_label(t("Invitation link")).input_value()
+    assert link.endswith(f"/play/join/{table.invite}/")
+    page.get_by_role("button", name=t("Copy the link")).click()
+    expect(page.get_by_role("status")).to_have_text(t("Copied"))
+    assert page.evaluate("window.copiedText") == link
+    assert problems == []
+
+
+def long_round_at_my_move() -> Game:
+    """A first round of greedy bots, at seat 0's move once the log holds more events than the
+    board shows open."""
+    from cards101.bots import make_bot
+    from play.board import LOG_SHOWN
+
+    for seed in itertools.count():
+        game = Game.new(PRESETS["classic"], players=3, seed=seed)
+        bots = [make_bot("greedy", seed=seat) for seat in range(3)]
+        while not game.round_over:
+            if game.to_move == 0 and len(game.view(0)["log"]) > LOG_SHOWN + 2:
+                return game
+            game.play(bots[game.to_move].choose(game.view(game.to_move), game.legal_moves()))
+    raise AssertionError("unreachable")
+
+
+@in_both_languages
+def test_the_whole_round_stays_open_while_the_board_moves_on(
+    page: Page, problems: list[str], log_in, alice, language
+):
+    from play.models import PlayTable
+
+    words = WORDS[language]
+    table = play.create_table(
+        by=alice, preset="classic", variant=PRESETS["classic"], seats=["me", "greedy", "greedy"]
+    )
+    PlayTable.objects.filter(pk=table.pk).update(
+        state=long_round_at_my_move().to_json(), server_moves_at=None
+    )
+    log_in(alice)
+    page.goto(table.get_absolute_url())
+    expect(page.get_by_role("heading", name=re.compile(f"^{words['your turn']}"))).to_be_visible()
+    log = page.locator("#board .play-log")
+    earlier = log.locator("details.log-earlier")
+    expect(earlier).not_to_have_attribute("open", "")
+    first = log.locator("> ol > li").first.inner_text()
+    earlier.locator("summary").click()
+    expect(earlier.locator("li").first).to_be_visible()
+    # My move and the bots' replace the board: the earlier events stay shown, newest on top.
+    version = page.locator("#board").get_attribute("hx-get")
+    take_my_turn(page, words)
+    expect(page.locator("#board")).not_to_have_attribute("hx-get", version or "")
+    expect(log.locator("> ol > li").first).not_to_have_text(first)
+    expect(page.locator("#board details.log-earlier")).to_have_attribute("open", "")
+    expect(page.locator("#board details.log-earlier li").first).to_be_visible()
+    assert problems == []

@@ -8,6 +8,7 @@ import threading
 import time
 
 import pytest
+from django.db import connection
 from django.urls import reverse
 
 from cards101.engine import Game, Move
@@ -147,3 +148,39 @@ def listen(port: int, pk: int, heard: list[int]) -> None:
     for line in response:
         if line.startswith(b"data: "):
             heard.append(int(line[6:]))
+
+
+def test_open_event_streams_hold_no_database_connection(production_stack, alice):
+    """A stream waits for Redis, not for the database: a hundred browsers watching a table
+    take no more connections than a quiet site (the pools' own), and nothing is refused."""
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL counts its connections; an SQLite file has none to hold")
+    table = play.create_table(
+        by=alice, preset="classic", variant=PRESETS["classic"], seats=["me", "open"]
+    )
+
+    def connections_now() -> int:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+            )
+            return cursor.fetchone()[0]
+
+    before = connections_now()
+    streams = []
+    for index in range(100):
+        server = production_stack.servers[index % 2]
+        stream = http.client.HTTPConnection(HOST, server.port, timeout=30)
+        stream.request(
+            "GET",
+            reverse("play:events", args=[table.pk]),
+            headers={"X-Forwarded-Proto": "https", "Accept": "text/event-stream"},
+        )
+        response = stream.getresponse()
+        assert response.status == 200
+        assert response.readline().startswith(b"retry:")
+        streams.append(stream)
+    # Each of the four processes keeps a small pool; the streams add none.
+    assert connections_now() <= before + 4 * 2
+    for stream in streams:
+        stream.close()

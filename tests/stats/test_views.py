@@ -1,5 +1,7 @@
 """Profiles and head-to-head pages as a visitor sees them."""
 
+import re
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -7,6 +9,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Player
+from stats.chances import percentages
 from stats.models import Rating, RatingChange
 from stats.ratings import win_chances
 from tests.conftest import change, make_match, play_out, record
@@ -150,8 +153,10 @@ def test_a_running_match_shows_each_players_chance_to_win_from_the_ratings(clien
     panel = body[body.index('id="chances-title"') : body.index("</section>", body.index("chances"))]
     names = ("alice", "Dan", "Eve")
     skills = [Rating.objects.get(pool__preset="classic", player__name=n).skill for n in names]
-    for name, chance in zip(names, win_chances(skills), strict=True):
-        assert f"{name}</a> <strong>{round(100 * chance)}%</strong>" in panel
+    # Before the first round the totals are equal: the ratings' chances alone, in whole
+    # percentages that add up to 100.
+    for name, percent in zip(names, percentages(win_chances(skills)), strict=True):
+        assert f"{name}</a> <strong>{percent}%</strong>" in panel
 
 
 def chances_panel(body: str) -> str:
@@ -159,27 +164,57 @@ def chances_panel(body: str) -> str:
     return body[start : body.index("</section>", start)]
 
 
-def test_the_chances_are_read_once_for_the_players_in_play_not_once_per_round(client, played):
+def shown_percents(panel: str) -> dict[str, int]:
+    return {
+        name: int(percent)
+        for name, percent in re.findall(r">([^<>]+)</a> <strong>(\d+)%</strong>", panel)
+    }
+
+
+def test_the_chances_follow_the_totals_and_the_ratings_are_read_once_not_once_per_round(
+    client, played
+):
     alice = Player.objects.get(name="alice").user
     running = make_match(alice, ["alice", "Dan", "Eve"])
     record(running, alice, {"alice": {"out": "7C"}, "Dan": {"points": 30}, "Eve": {"points": 9}})
-    first_view = chances_panel(client.get(running.get_absolute_url()).content.decode())
-    # The next round moves the match's version, so the sheet is rendered again; the chances
-    # (the same players in play, the same ratings) are not worked out again.
-    record(running, alice, {"alice": {"points": 5}, "Dan": {"out": "7C"}, "Eve": {"points": 9}})
+    first_view = shown_percents(
+        chances_panel(client.get(running.get_absolute_url()).content.decode())
+    )
+    assert sum(first_view.values()) == 100
+    # Dan, on 30 against 0 and 9, is less likely to win than before the round.
+    skills = [
+        Rating.objects.get(pool__preset="classic", player__name=n).skill
+        for n in ("alice", "Dan", "Eve")
+    ]
+    assert first_view["Dan"] < percentages(win_chances(skills))[1]
+    # The next round moves the match's version: the chances are worked out again from the
+    # new totals, the ratings (the same players, the same pool) are not read again.
+    record(running, alice, {"alice": {"points": 5}, "Dan": {"points": 40}, "Eve": {"out": "7C"}})
     with CaptureQueriesContext(connection) as queries:
         body = client.get(running.get_absolute_url()).content.decode()
     assert body.count('<th scope="row" class="num">') == 3  # rounds 1 and 2, and Σ
-    assert chances_panel(body) == first_view
+    second_view = shown_percents(chances_panel(body))
+    assert second_view["Dan"] < first_view["Dan"]  # now on 70
+    assert sum(second_view.values()) == 100
     assert not [q for q in queries.captured_queries if "stats_rating" in q["sql"]]
     # Eve goes over 101: the chances are those of the two still in play.
-    record(running, alice, {"alice": {"points": 5}, "Dan": {"out": "7C"}, "Eve": {"points": 90}})
+    record(running, alice, {"alice": {"points": 5}, "Dan": {"out": "7C"}, "Eve": {"points": 95}})
     panel = chances_panel(client.get(running.get_absolute_url()).content.decode())
-    names = ("alice", "Dan")
-    skills = [Rating.objects.get(pool__preset="classic", player__name=n).skill for n in names]
-    for name, chance in zip(names, win_chances(skills), strict=True):
-        assert f"{name}</a> <strong>{round(100 * chance)}%</strong>" in panel
+    assert set(shown_percents(panel)) == {"alice", "Dan"}
+    assert sum(shown_percents(panel).values()) == 100
     assert "Eve" not in panel
+
+
+def test_the_chances_are_shown_in_russian_with_what_they_come_from(client, played):
+    alice = Player.objects.get(name="alice").user
+    running = make_match(alice, ["alice", "Dan"])
+    record(running, alice, {"alice": {"out": "7C"}, "Dan": {"points": 60}})
+    body = client.get(running.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    panel = chances_panel(body)
+    assert "Шансы на победу" in panel
+    assert "до этой партии и по суммам очков на сейчас" in panel
+    percents = shown_percents(panel)
+    assert percents["alice"] > percents["Dan"] and sum(percents.values()) == 100
 
 
 def test_a_finished_match_shows_how_each_rating_moved(client, played):

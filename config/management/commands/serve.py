@@ -12,6 +12,7 @@ import subprocess
 import sys
 
 import uvicorn
+from django.apps import apps as django_apps
 from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.urls import reverse
@@ -46,22 +47,7 @@ class Command(BaseCommand):
                 host=host,
                 port=port,
                 reload=reload,
-                reload_dirs=[
-                    str(settings.BASE_DIR / d)
-                    for d in (
-                        "config",
-                        "core",
-                        "games",
-                        "claims",
-                        "play",
-                        "tournaments",
-                        "stats",
-                        "cards101",
-                        "templates",
-                    )
-                ]
-                if reload
-                else None,
+                reload_dirs=_code_dirs() if reload else None,
                 log_level="info",
                 lifespan="off",
                 timeout_graceful_shutdown=2,
@@ -72,3 +58,11 @@ class Command(BaseCommand):
                 worker.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 worker.kill()
+
+
+def _code_dirs() -> list[str]:
+    """Where the site's code and templates are (for --reload): the project's own apps, the
+    game package, the templates; not the virtualenv."""
+    base = str(settings.BASE_DIR)
+    apps_here = [app.path for app in django_apps.get_app_configs() if app.path.startswith(base)]
+    return [*apps_here, str(settings.BASE_DIR / "cards101"), str(settings.BASE_DIR / "templates")]

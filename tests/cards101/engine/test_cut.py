@@ -53,6 +53,17 @@ def test_under_last_holder_those_who_went_out_keep_it_and_the_holders_count():
     assert game.view(0)["scores"] == [10, -20, 6]
 
 
+def test_a_round_cut_early_by_a_simulating_bot_is_scored_as_at_the_move_limit():
+    game = position(AAOW, ["9S 10C", "", "KH JH"], pile="10S QD", moves=40, went_out=[[1, "QD"]])
+    game.cut_round()
+    assert game.round_over and game.cut
+    assert game.round_outcomes == {0: {"hand": "9S 10C"}, 1: {"out": "QD"}, 2: {"hand": "JH KH"}}
+    assert game.view(0)["scores"] == [10, -20, 6]
+    assert game.view(0)["log"][-1] == {"kind": "cut", "count": 40}
+    with pytest.raises(RulesError, match="round is over"):
+        game.cut_round()
+
+
 def test_score_match_scores_a_cut_round_only_when_told_it_was_cut():
     round_ = {0: {"hand": "10C"}, 1: {"hand": "KD"}, 2: {"hand": "JH KH"}}
     with pytest.raises(RulesError, match="here nobody did"):

@@ -190,3 +190,20 @@ def test_a_game_rebuilt_from_any_view_with_the_true_cards_is_the_same_game(table
     assert rebuilt.cards_in_play() == where
     assert rebuilt.legal_moves() == game.legal_moves()
     assert rebuilt.to_move == game.to_move
+
+
+@RESTORES
+@given(tables(), st.integers(0, 600))
+def test_a_copy_at_any_point_plays_on_as_the_original_and_changes_nothing_in_it(table, copied_at):
+    variant, players, seed = table
+    game = Game.new(variant, players=players, seed=seed)
+    play_randomly(game, Random(seed), copied_at)
+    saved = game.to_json()
+    copy = game.copy()
+    assert copy.to_json() == saved
+    # The copy plays on, through round ends and shuffled restocks: the original is untouched.
+    play_randomly(copy, Random(seed + 1), 400)
+    assert game.to_json() == saved
+    # The original then makes the same moves from the same random state: the same game.
+    play_randomly(game, Random(seed + 1), 400)
+    assert game.to_json() == copy.to_json()
