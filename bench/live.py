@@ -397,8 +397,9 @@ class Probe:
 
 
 def connection_probe(stack: Stack, tmp: Path) -> Probe:
-    """A third app server like the others but with the default DJANGO_CONN_MAX_AGE (600):
-    the PostgreSQL connections to the database before and after PROBE_REQUESTS board GETs one
+    """A third app server like the others but with the site's default database settings (no
+    DJANGO_CONN_MAX_AGE: a psycopg pool per process, connections not kept by requests): the
+    PostgreSQL connections to the database before and after PROBE_REQUESTS board GETs one
     after the other, and once it has stopped."""
 
     def connections() -> int:
@@ -423,7 +424,7 @@ def connection_probe(stack: Stack, tmp: Path) -> Probe:
         stop(server)
     time.sleep(0.5)
     probe = Probe(PROBE_REQUESTS, before, after, connections())
-    log(f"[{NAME}] default DJANGO_CONN_MAX_AGE under ASGI: {probe}")
+    log(f"[{NAME}] default database settings under ASGI: {probe}")
     return probe
 
 
@@ -1037,24 +1038,22 @@ def report(results: dict[str, Latency], load: Load | None, probe: Probe | None) 
         checks.append(
             Check(
                 "production settings under ASGI: PostgreSQL connections left open by "
-                f"{probe.requests} board GETs with the default DJANGO_CONN_MAX_AGE (600), "
+                f"{probe.requests} board GETs with the default database settings (a pool), "
                 "at most 2",
                 f"{leaked} (closed when the server stopped: {probe.after - probe.stopped})",
                 leaked <= 2,
             )
         )
         parts.append(
-            f"An app server started with the default `DJANGO_CONN_MAX_AGE` (600) left "
-            f"**{leaked}** PostgreSQL connections open after {probe.requests} board GETs made "
-            f"one after the other ({probe.before} before, {probe.after} after, {probe.stopped} "
-            "once it stopped): under ASGI each request runs in a thread of its own, whose "
-            "persistent connection is never reused and is not closed when the request ends (it "
-            "goes only when the thread's leftovers are collected), so a busy server fills "
-            "PostgreSQL's `max_connections` (100 by default, as on this machine's shared "
-            'server) and every further request fails ("sorry, too many clients already"). '
-            "Django's documentation: \"When using ASGI, persistent connections should be "
-            'disabled". The production stack here runs with `DJANGO_CONN_MAX_AGE=0` (a new '
-            "connection per request)."
+            f"An app server started with the default database settings left **{leaked}** "
+            f"PostgreSQL connections open after {probe.requests} board GETs made one after the "
+            f"other ({probe.before} before, {probe.after} after, {probe.stopped} once it "
+            "stopped). Under ASGI each request's database work runs in a thread of its own, so "
+            "a connection kept by a request (`DJANGO_CONN_MAX_AGE` above 0, the default before "
+            "issue 19) is never reused and piles up until PostgreSQL's `max_connections` "
+            "refuses everyone; the site now takes its connections from a pool per process "
+            "(psycopg's), and an event stream gives its request's connection back before it "
+            "waits."
         )
     if load is not None:
         parts += _load_report(load, checks)
