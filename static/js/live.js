@@ -15,12 +15,14 @@
 
   function connect(box, pause) {
     let heard = 0;
-    let sending = 0; // requests of the page under way (a move): their answer is the new page
     const source = new EventSource(box.dataset.liveEvents);
 
     function check() {
       const page = box.querySelector("[data-live-version]");
-      if (sending === 0 && page && heard > Number(page.dataset.liveVersion) && window.htmx) {
+      // A request of the page under way (the viewer's own move, marked htmx-request by htmx)
+      // brings the new page in its answer; once it is swapped in, afterSettle compares again.
+      if (box.querySelector(".htmx-request")) return;
+      if (page && heard > Number(page.dataset.liveVersion) && window.htmx) {
         window.htmx.trigger(page, "live");
       }
     }
@@ -36,13 +38,6 @@
       if (source.readyState === EventSource.CLOSED && document.body.contains(box)) {
         setTimeout(() => connect(box, Math.min(pause * 2, MOST_PAUSE_MS)), pause);
       }
-    });
-    box.addEventListener("htmx:beforeRequest", () => {
-      sending += 1;
-    });
-    box.addEventListener("htmx:afterRequest", (event) => {
-      sending = Math.max(0, sending - 1);
-      if (event.detail.successful) check(); // a failed one waits for the next event or poll
     });
     box.addEventListener("htmx:afterSettle", check);
   }
