@@ -200,6 +200,17 @@ def test_two_people_play_one_table_from_two_browsers(
                 version = board.get_attribute("hx-get")
                 take_my_turn(mover, words)
                 expect(board).not_to_have_attribute("hx-get", version or "")
+                turn = re.compile(f"^{words['your turn']}")
+                if (
+                    not board.get_by_role("heading", name=turn).count()
+                    and not board.locator(".round-end").count()
+                ):
+                    # The other's turn: pushed to their board at once, not found by the
+                    # 15-second fallback poll.
+                    other_board = (bobs if mover is page else page).locator("#board")
+                    expect(other_board.get_by_role("heading", name=turn)).to_be_visible(
+                        timeout=3_000
+                    )
         page.wait_for_timeout(100)
     expect(page.locator("#board .round-end")).to_be_visible(timeout=8_000)
     expect(bobs.locator("#board .round-end")).to_be_visible(timeout=8_000)
