@@ -7,10 +7,12 @@ from dataclasses import dataclass
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.decorators.vary import vary_on_headers
@@ -19,7 +21,7 @@ from cards101.engine import IllegalMove, Move
 from cards101.rules import RulesError, parse_card
 from core.limits import limit
 from core.versions import version_of
-from games import extensions
+from games import audience, extensions
 from games.labels import rules_message, rules_summary
 from games.models import Seat
 from games.sheet import Sheet
@@ -35,6 +37,9 @@ def _get_table(pk: int) -> PlayTable:
 
 # The tables a lobby lists of each kind: a person sits at a handful at once.
 LOBBY_TABLES = 20
+# A spectator's board is kept for its version: every watcher of a table fetches the same one
+# after each move. A newer version is another key, so this only bounds what is kept.
+WATCHED_BOARD_SECONDS = 120
 
 
 @dataclass(frozen=True)
@@ -152,6 +157,10 @@ def _render_board(request: HttpRequest, table: PlayTable, error: str = "") -> Ht
     seats = list(table.seats.select_related("user__player", "player"))
     # Not by user id alone: an anonymous visitor's id is None, like a bot seat's user.
     mine = services.seat_of(seats, request.user)
+    left = mine is None and services.has_left(seats, request.user)
+    key = _watched_board_key(request, table, error) if mine is None and not left else None
+    if key is not None and (html := cache.get(key)) is not None:
+        return HttpResponse(html)
     context = {
         "table": table,
         "seats": seats,
@@ -159,7 +168,7 @@ def _render_board(request: HttpRequest, table: PlayTable, error: str = "") -> Ht
         "summary": rules_summary(table.variant, table.preset),
         "invite": request.GET.get("invite", ""),
         "error": error,
-        "left": mine is None and services.has_left(seats, request.user),
+        "left": left,
     }
     if table.state is not None:
         # What the board shows this seat: only what `services.view_for` lets it see.
@@ -170,7 +179,21 @@ def _render_board(request: HttpRequest, table: PlayTable, error: str = "") -> Ht
     template = "play/table.html"
     if request.htmx:
         template += "#board"
-    return render(request, template, context)
+    response = render(request, template, context)
+    # Defence in depth: a board with a form on it (a CSRF token) is never shared.
+    if key is not None and not request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):
+        cache.set(key, response.content.decode(), WATCHED_BOARD_SECONDS)
+    return response
+
+
+def _watched_board_key(request: HttpRequest, table: PlayTable, error: str) -> str | None:
+    """The key a spectator's board (htmx's fetch after a move) is kept under, or None when it
+    cannot be shared: a table still waiting shows each visitor their own way to a seat, and a
+    move clock is drawn against the time of the request. The rest of what a spectator sees is
+    the table's version, the language and which hidden names the viewer may read."""
+    if not request.htmx or error or table.status == PlayTable.Status.WAITING or table.move_seconds:
+        return None
+    return f"play:watched:{table.pk}:{table.version}:{get_language()}:{audience.cache_key()}"
 
 
 def chances(request: HttpRequest, pk: int) -> HttpResponse:
