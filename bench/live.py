@@ -75,6 +75,8 @@ LOAD_MOVE_SECONDS = 20.0
 # private_postgres), so that its connections never crowd the machine's shared server.
 POSTGRES_BIN = Path("/usr/lib/postgresql")
 POSTGRES_CONNECTIONS = 1000
+# Connections in each process's pool on the production stack (the site's default).
+POOL_SIZE = 10
 REDIS = "redis://127.0.0.1:6379/0"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -343,6 +345,7 @@ def production_stack(tmp: Path) -> Iterator[Stack]:
                 # Django: "When using ASGI, persistent connections should be disabled" (each
                 # request's thread would keep a connection of its own; see connection_probe).
                 "DJANGO_CONN_MAX_AGE": "0",
+                "DJANGO_DB_POOL_SIZE": str(POOL_SIZE),
                 "PLAY_BOT_DELAY": str(LOAD_MOVE_SECONDS),
                 "PLAY_ROUND_PAUSE": str(LOAD_MOVE_SECONDS),
             }
@@ -790,6 +793,7 @@ class Load:
     polls_quiet: list[float]
     polls_loaded: list[float]
     loops_waited: float  # seconds the app servers' main threads waited for a CPU
+    pools: int  # processes with a pool of POOL_SIZE connections (app servers, play workers)
 
 
 def under_load(browser, stack: Stack, moves: int) -> Load:
@@ -861,6 +865,7 @@ def under_load(browser, stack: Stack, moves: int) -> Load:
         polls_quiet=polls_quiet,
         polls_loaded=polls_loaded,
         loops_waited=loops_waited,
+        pools=len(stack.servers) + len(stack.workers),
     )
 
 
@@ -1074,11 +1079,15 @@ def _load_report(load: Load, checks: list[Check]) -> list[str]:
             load.opened == load.watchers and not closed and not seen.get("errors"),
         )
     )
+    # A stream holds none: what the pools lend to the board fetches and moves meanwhile is
+    # bounded by their size, however many streams are open.
+    ceiling = load.pools * POOL_SIZE
     checks.append(
         Check(
-            f"PostgreSQL connections held by {load.opened} open event streams, at most 10",
-            str(held_connections),
-            held_connections <= 10,
+            f"PostgreSQL connections with {load.opened} event streams open, at most what the "
+            f"{load.pools} processes' pools hold ({load.pools} × {POOL_SIZE})",
+            f"{after.database_connections} ({held_connections:+d} since the streams opened)",
+            after.database_connections <= ceiling,
         )
     )
     seconds = seen.get("seconds") or 0
