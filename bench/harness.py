@@ -139,32 +139,60 @@ def gunicorn(
     env.update(environment())
     env.update(extra_env or {})
     server = Server(port, workers, log_path)
-    with open(log_path, "wb") as log_file:
-        # Its own session, so that it can be stopped as a group by its id if it hangs.
-        process = subprocess.Popen(
-            command,
-            cwd=ROOT,
-            env=env,
-            stdout=log_file,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+    process = spawn(command, env, log_path)
     try:
-        _wait_until_ready(process, server, ready_path, timeout)
+        wait_until_answers(process, port, ready_path, timeout, "gunicorn", server.log_tail)
         log(f"[harness] gunicorn pid {process.pid}, {workers} sync workers on {HOST}:{port}")
         yield server
     finally:
-        _stop(process)
+        stop_group(process)
         log(f"[harness] gunicorn pid {process.pid} stopped")
 
 
-def _wait_until_ready(process: subprocess.Popen, server: Server, path: str, timeout: float):
+# --- processes ----------------------------------------------------------------------------
+
+
+def spawn(command: list[str], env: Mapping[str, str], log_path: Path) -> subprocess.Popen:
+    """Start `command` in the project's folder, its output to `log_path`, in a process group
+    of its own: stopped whole by its id (with what it started) whatever happens."""
+    with open(log_path, "wb") as output:
+        return subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env=dict(env),
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+
+def stop_group(process: subprocess.Popen, grace: float = 15) -> None:
+    """SIGTERM to the process's group, SIGKILL after `grace` seconds; then whatever it
+    started in its group (gunicorn's workers, serve's play worker) goes too."""
+    if process.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+
+
+def wait_until_answers(
+    process: subprocess.Popen, port: int, path: str, timeout: float, name: str, log_tail
+) -> None:
+    """Until GET `path` on `port` answers 200; an error with the end of its log (`log_tail()`)
+    if the process stops, answers anything else, or does not answer within `timeout`."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"gunicorn exited with {process.returncode}:\n{server.log_tail()}")
+            raise RuntimeError(f"{name} exited with {process.returncode}:\n{log_tail()}")
         with contextlib.suppress(OSError, http.client.HTTPException):
-            conn = http.client.HTTPConnection(HOST, server.port, timeout=5)
+            conn = http.client.HTTPConnection(HOST, port, timeout=5)
             try:
                 conn.request("GET", path)
                 status = conn.getresponse().status
@@ -172,21 +200,9 @@ def _wait_until_ready(process: subprocess.Popen, server: Server, path: str, time
                 conn.close()
             if status == 200:
                 return
-            raise RuntimeError(f"GET {path} answered {status}:\n{server.log_tail()}")
+            raise RuntimeError(f"{name}: GET {path} answered {status}:\n{log_tail()}")
         time.sleep(0.1)
-    raise RuntimeError(f"gunicorn did not answer within {timeout} s:\n{server.log_tail()}")
-
-
-def _stop(process: subprocess.Popen) -> None:
-    if process.poll() is not None:
-        return
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
-        process.wait(timeout=10)
+    raise RuntimeError(f"{name} did not answer within {timeout} s:\n{log_tail()}")
 
 
 # --- load ---------------------------------------------------------------------------------

@@ -55,6 +55,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bench import harness
 from bench.common import ROOT, Check, Options, Section, load_average, log, markdown_table
 
 NAME = "live"
@@ -184,51 +185,17 @@ class Process:
 
 def spawn(name: str, command: list[str], env: dict[str, str], tmp: Path, port=None) -> Process:
     log_path = tmp / f"{name}.log"
-    with open(log_path, "wb") as output:
-        # A process group of its own, stopped whole by its id whatever happens.
-        popen = subprocess.Popen(
-            command,
-            cwd=ROOT,
-            env=env,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    return Process(name, popen, log_path, port)
+    return Process(name, harness.spawn(command, env, log_path), log_path, port)
 
 
 def stop(process: Process) -> None:
-    if process.popen.poll() is None:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.popen.pid, signal.SIGTERM)
-        try:
-            process.popen.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.popen.pid, signal.SIGKILL)
-            process.popen.wait(timeout=10)
-    # Whatever it started in its group (serve's play worker, gunicorn's worker) goes too.
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.popen.pid, signal.SIGKILL)
+    harness.stop_group(process.popen)
 
 
 def wait_until_ready(process: Process, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.popen.poll() is not None:
-            raise RuntimeError(f"{process.name} stopped:\n{process.log_tail()}")
-        with contextlib.suppress(OSError, http.client.HTTPException):
-            conn = http.client.HTTPConnection(HOST, process.port, timeout=5)
-            try:
-                conn.request("GET", "/accounts/login/")
-                status = conn.getresponse().status
-            finally:
-                conn.close()
-            if status == 200:
-                return
-            raise RuntimeError(f"{process.name} answered {status}:\n{process.log_tail()}")
-        time.sleep(0.1)
-    raise RuntimeError(f"{process.name} did not answer in {timeout} s:\n{process.log_tail()}")
+    harness.wait_until_answers(
+        process.popen, process.port, "/accounts/login/", timeout, process.name, process.log_tail
+    )
 
 
 @dataclass

@@ -122,14 +122,16 @@ def wait_until_ready(worker: Worker, timeout: float = 30) -> None:
     raise RuntimeError(f"the worker did not answer in {timeout} s:\n{worker.log.read_text()}")
 
 
-def stop(worker: Worker) -> None:
-    if worker.process.poll() is None:
-        os.killpg(worker.process.pid, signal.SIGTERM)
+def end(process: subprocess.Popen, grace: float) -> None:
+    """End a process group as a process manager does: SIGTERM, and SIGKILL after `grace`
+    seconds."""
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
         try:
-            worker.process.wait(timeout=10)
+            process.wait(timeout=grace)
         except subprocess.TimeoutExpired:
-            os.killpg(worker.process.pid, signal.SIGKILL)
-            worker.process.wait(timeout=10)
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
 
 
 def production_environment(redis_prefix: str, tmp_path: Path) -> dict[str, str]:
@@ -170,7 +172,7 @@ def two_workers(transactional_db, redis_prefix, tmp_path) -> Iterator[tuple[Work
         yield workers
     finally:
         for worker in workers:
-            stop(worker)
+            end(worker.process, grace=10)
 
 
 @dataclass
@@ -197,13 +199,7 @@ def start_clock(environment: dict[str, str], log: Path) -> Clock:
 def stop_clock(clock: Clock) -> str:
     """Stop it as a process manager does (SIGTERM: it ends after the move it is making);
     returns what it wrote."""
-    if clock.process.poll() is None:
-        os.killpg(clock.process.pid, signal.SIGTERM)
-        try:
-            clock.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(clock.process.pid, signal.SIGKILL)
-            clock.process.wait(timeout=10)
+    end(clock.process, grace=20)
     return clock.log.read_text()
 
 
@@ -235,6 +231,6 @@ def production_stack(transactional_db, redis_prefix, tmp_path) -> Iterator[Stack
         yield Stack(servers, clocks, environment)
     finally:
         for server in servers:
-            stop(server)
+            end(server.process, grace=10)
         for clock in clocks:
             stop_clock(clock)
