@@ -2,6 +2,7 @@
 
 import csv
 import io
+import re
 
 import pytest
 import segno
@@ -646,3 +647,25 @@ def test_lists_sort_names_without_regard_to_case(client, alice, tournament):
     order = [page.index(f"<td>{name}") for name in ("Anna", "bob", "carl")]
     assert order == sorted(order)
     assert [e.player.name for e in tournament.entrants.all()][:3] == ["Anna", "bob", "carl"]
+
+
+def test_only_a_director_is_asked_to_enter_scores_a_visitor_reads_the_sheet(
+    client, alice, carol, running
+):
+    round_page = reverse("tournaments:round", args=[running.pk, 1])
+    tables = len(running.rounds.get().tables.all())
+
+    def table_links(response) -> list[str]:
+        return re.findall(r'class="sheet-link-button"[^>]*>([^<]*)</a>', response.content.decode())
+
+    for who, label, russian in (
+        (None, "Score sheet →", "Протокол →"),
+        (carol, "Score sheet →", "Протокол →"),  # a player at a table, not a director
+        (alice, "Enter scores →", "Записать счёт →"),
+    ):
+        if who is not None:
+            client.force_login(who)
+        for page in (client.get(round_page), client.get(running.get_absolute_url())):
+            assert table_links(page) == [label] * tables, who
+        russian_page = client.get(round_page, headers={"Accept-Language": "ru"})
+        assert table_links(russian_page) == [russian] * tables, who
