@@ -143,13 +143,19 @@ def join(request: HttpRequest, pk: int) -> HttpResponse:
 def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The board. A fetch by htmx naming the version it shows (after an event, or the slow
     fallback poll) that finds nothing new answers 204 without rendering. Reading the board
-    never moves the game: the worker does (play_worker)."""
+    never moves the game: the worker does (play_worker). A visitor (who cannot be seated)
+    is given the spectators' board of the new version straight from the cache when another
+    watcher's fetch has rendered it already."""
     if request.htmx and "v" in request.GET:
         version = version_of(PlayTable, pk)
         if version is None:
             raise Http404
         if request.GET["v"] == str(version):
             return HttpResponse(status=204)
+        if not request.user.is_authenticated:
+            html = cache.get(_watched_board_key(pk, version))
+            if html is not None:
+                return HttpResponse(html)
     return _render_board(request, _get_table(pk))
 
 
@@ -158,7 +164,8 @@ def _render_board(request: HttpRequest, table: PlayTable, error: str = "") -> Ht
     # Not by user id alone: an anonymous visitor's id is None, like a bot seat's user.
     mine = services.seat_of(seats, request.user)
     left = mine is None and services.has_left(seats, request.user)
-    key = _watched_board_key(request, table, error) if mine is None and not left else None
+    shared = mine is None and not left and _shareable(request, table, error)
+    key = _watched_board_key(table.pk, table.version) if shared else None
     if key is not None and (html := cache.get(key)) is not None:
         return HttpResponse(html)
     context = {
@@ -186,14 +193,22 @@ def _render_board(request: HttpRequest, table: PlayTable, error: str = "") -> Ht
     return response
 
 
-def _watched_board_key(request: HttpRequest, table: PlayTable, error: str) -> str | None:
-    """The key a spectator's board (htmx's fetch after a move) is kept under, or None when it
-    cannot be shared: a table still waiting shows each visitor their own way to a seat, and a
-    move clock is drawn against the time of the request. The rest of what a spectator sees is
-    the table's version, the language and which hidden names the viewer may read."""
-    if not request.htmx or error or table.status == PlayTable.Status.WAITING or table.move_seconds:
-        return None
-    return f"play:watched:{table.pk}:{table.version}:{get_language()}:{audience.cache_key()}"
+def _shareable(request: HttpRequest, table: PlayTable, error: str) -> bool:
+    """Whether a spectator's board (htmx's fetch after a move) is the same for every spectator
+    of this version: not at a table still waiting (each visitor is shown their own way to a
+    seat), nor with a move clock (drawn against the time of the request)."""
+    return bool(
+        request.htmx
+        and not error
+        and table.status != PlayTable.Status.WAITING
+        and not table.move_seconds
+    )
+
+
+def _watched_board_key(pk: int, version: int) -> str:
+    """Where the spectators' board of a version is kept: besides the version, it varies with
+    the language and which hidden names the viewer may read."""
+    return f"play:watched:{pk}:{version}:{get_language()}:{audience.cache_key()}"
 
 
 def chances(request: HttpRequest, pk: int) -> HttpResponse:

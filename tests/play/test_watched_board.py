@@ -57,6 +57,34 @@ def test_every_watcher_gets_the_boards_version_rendered_once_and_the_next_one_af
     assert after != first
 
 
+def test_a_visitor_told_of_a_new_version_is_given_the_watchers_board_for_one_query(alice):
+    """What every watcher's browser does after an event: fetch the board naming the version
+    it shows. Once one watcher's fetch has rendered the new version, a visitor's costs the
+    version's query alone; a signed-in spectator's is read as before (they might be seated)."""
+    table = new_table(alice, seats=("me", "greedy", "greedy"))
+    game = until_my_turn(table)
+    shown = table.version
+    table.refresh_from_db()
+    play.play(table=table, user=alice, move=game.legal_moves()[0], version=table.version)
+    table.refresh_from_db()
+    url = reverse("play:table", args=[table.pk])
+    first = Client().get(url, {"v": shown}, **HTMX)
+    assert first.templates and f'data-live-version="{table.version}"' in first.content.decode()
+    with CaptureQueriesContext(connection) as queries:
+        second = Client().get(url, {"v": shown}, **HTMX)
+    assert len(queries) == 1, [q["sql"] for q in queries]
+    assert not second.templates
+    assert second.content == first.content
+    # In Russian it is a board of its own, rendered once as well.
+    russian = Client().get(url, {"v": shown}, **HTMX, headers={"Accept-Language": "ru"})
+    assert russian.templates and russian.content != first.content
+    # alice, seated, fetching the same way gets her own board, with her hand.
+    seated = Client()
+    seated.force_login(alice)
+    mine = seated.get(url, {"v": shown}, **HTMX)
+    assert mine.templates and "csrfmiddlewaretoken" in mine.content.decode()
+
+
 def test_a_seated_player_never_gets_the_watchers_board(alice):
     table = new_table(alice, seats=("me", "greedy"))
     until_my_turn(table)
