@@ -46,12 +46,13 @@ def test_tables_nobody_watches_are_played_to_the_end_and_no_move_is_made_twice(
     production_stack, alice
 ):
     # Alice opens tables against three bots and leaves: her timer runs out (1 s), twice, and
-    # from then on her seat is played for her. No page is open anywhere.
+    # from then on her seat is played for her. No page is open anywhere. Matches to 50 points
+    # (the least the rules allow) take a few rounds, each dealt by the clock too.
     tables = [
         play.create_table(
             by=alice,
             preset=preset,
-            variant=PRESETS[preset],
+            variant=PRESETS[preset].replace(lose_over=50),
             seats=["me", "random", "greedy", "random"],
             move_seconds=1,
             seed=seed,
@@ -78,6 +79,7 @@ def test_tables_nobody_watches_are_played_to_the_end_and_no_move_is_made_twice(
     assert all(count > 0 for count in counts), made
     # What they made is every move of the bots and stand-ins and every next deal, once.
     deals = sum(table.match.rounds.count() - 1 for table in tables)
+    assert deals > 0  # the clock dealt next rounds too
     assert sum(counts) == PlayMove.objects.exclude(by="").count() + deals
 
 
