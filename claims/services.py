@@ -398,7 +398,7 @@ def _merge(guest: Player, target: Player) -> int:
     signals.players_merged.send(sender=Player, guest_id=guest_id, into=target)
     for _preset, first in sorted(firsts.items()):
         announce_results(first, first.finished_at, players=[guest_id])
-    _names_changed()
+    names_changed()
     return seats
 
 
@@ -431,11 +431,4 @@ def set_private(*, player: Player, private: bool, by) -> None:
                 claims__kind=Claim.Kind.LINK,
                 claims__status=Claim.Status.PENDING,
             ).update(private=private)
-            _names_changed()
-
-
-def _names_changed() -> None:
-    # Now, so that nothing cached before the change is read after it, and again once it is
-    # committed, so that a page cached in between (from the old rows) is not read either.
-    names_changed()
-    transaction.on_commit(names_changed)
+            names_changed()

@@ -2,6 +2,7 @@
 
 from django.contrib import admin
 
+from games import audience
 from games.models import Entry, Match, Player, Round, Seat
 
 
@@ -10,6 +11,13 @@ class PlayerAdmin(admin.ModelAdmin):
     list_display = ["name", "user", "added_by", "created_at"]
     search_fields = ["name", "user__username"]
     raw_id_fields = ["user", "added_by"]
+
+    def save_model(self, request, obj, form, change) -> None:
+        super().save_model(request, obj, form, change)
+        # What a player shows of their name (hidden or not, and which): the pages cached
+        # with names are read again.
+        if {"name", "private", "user"} & set(form.changed_data):
+            audience.names_changed()
 
 
 class SeatInline(admin.TabularInline):

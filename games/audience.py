@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
+from django.db import transaction
 from django.utils.translation import gettext
 
 from core import versions
@@ -107,7 +108,11 @@ def names_version() -> str:
 
 
 def names_changed() -> None:
+    """What a player shows of their name changed: moved now, so that nothing cached before the
+    change is read after it, and again once the change is committed, so that a page cached in
+    between (from the old rows) is not read either."""
     versions.move(NAMES_VERSION_KEY)
+    transaction.on_commit(lambda: versions.move(NAMES_VERSION_KEY))
 
 
 def cache_key() -> str:

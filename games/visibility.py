@@ -39,8 +39,7 @@ def anyone_hides() -> bool:
     """Whether any player hides their name, read once for each names version (hiding moves
     it), so that while nobody hides a signed-in viewer costs no query. The version is read
     first: a change committed after the players are read moves it, so that what was read then
-    is never kept under the version that follows it. (A flag set in the admin moves no
-    version: until one moves, that player may be read as hidden from everyone but staff.)"""
+    is never kept under the version that follows it (the admin's player page moves it too)."""
     key = ANYONE_HIDES_KEY.format(version=audience.names_version())
     found = cache.get(key)
     if found is None:
