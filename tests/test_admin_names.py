@@ -26,9 +26,7 @@ def admin_saves(staff: Client, player, **changes) -> None:
     assert response.status_code == 302, response.content.decode()[:2000]
 
 
-def test_hiding_or_renaming_a_player_in_the_admin_reaches_the_cached_pages(
-    bob, django_user_model
-):
+def test_hiding_or_renaming_a_player_in_the_admin_reaches_the_cached_pages(bob, django_user_model):
     match = make_match(bob, ["bob", "Anna", "Vera"])  # bob's own table: his account's player
     visitor = Client()
     sheet = match.get_absolute_url()
