@@ -26,9 +26,14 @@ pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
-def new_table(user, seats=("me", "greedy", "greedy"), preset="classic", seed=7):
+def new_table(user, seats=("me", "greedy", "greedy"), preset="classic", seed=7, move_seconds=None):
     return play.create_table(
-        by=user, preset=preset, variant=PRESETS[preset], seats=list(seats), seed=seed
+        by=user,
+        preset=preset,
+        variant=PRESETS[preset],
+        seats=list(seats),
+        seed=seed,
+        move_seconds=move_seconds,
     )
 
 
@@ -207,14 +212,7 @@ def test_my_playable_cards_are_buttons_and_the_others_disabled(client, alice):
 
 
 def test_a_timer_that_runs_out_moves_for_the_absent_player_and_two_make_them_away(alice, bob):
-    table = play.create_table(
-        by=alice,
-        preset="classic",
-        variant=PRESETS["classic"],
-        seats=["me", "open"],
-        move_seconds=30,
-        seed=3,
-    )
+    table = new_table(alice, seats=("me", "open"), seed=3, move_seconds=30)
     play.join(table=table, user=bob, invite=table.invite)
     table.refresh_from_db()
     game = game_of(table)
@@ -287,14 +285,7 @@ def test_the_round_end_shows_every_hand_and_the_next_round_can_be_dealt(client, 
 
 
 def test_after_two_timeouts_the_seat_plays_as_a_bot_until_its_player_comes_back(alice, bob):
-    table = play.create_table(
-        by=alice,
-        preset="classic",
-        variant=PRESETS["classic"],
-        seats=["me", "open"],
-        move_seconds=30,
-        seed=3,
-    )
+    table = new_table(alice, seats=("me", "open"), seed=3, move_seconds=30)
     play.join(table=table, user=bob, invite=table.invite)
     for _ in range(100):
         table.refresh_from_db()

@@ -9,7 +9,6 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from cards101.rules import PRESETS
 from claims import services as claims
 from play import services as play
 from play.models import PlayTable
@@ -122,14 +121,7 @@ def test_a_hidden_name_cached_for_strangers_is_read_by_whoever_may_see_it(
 def test_a_table_with_a_move_clock_is_not_shared(alice):
     """The clock is drawn against the time of each request (the browser corrects its own
     clock by it), so a board with one is rendered for each watcher."""
-    table = play.create_table(
-        by=alice,
-        preset="classic",
-        variant=PRESETS["classic"],
-        seats=["me", "greedy"],
-        seed=7,
-        move_seconds=30,
-    )
+    table = new_table(alice, seats=("me", "greedy"), move_seconds=30)
     until_my_turn(table)
     first, rendered_first = watch(Client(), table)
     _, rendered_second = watch(Client(), table)
