@@ -42,6 +42,8 @@ class PlayTable(models.Model):
     )
     state = models.JSONField(null=True, blank=True)
     version = models.PositiveIntegerField(_("version"), default=1)
+    # The moves kept so far (PlayMove rows): the next one's number, without counting them.
+    moves_made = models.PositiveIntegerField(default=0)
     # When the server makes the next move itself (a bot's turn, a timer running out, the
     # pause after a round): the worker (play_worker) takes the tables whose time has come.
     server_moves_at = models.DateTimeField(null=True, blank=True, db_index=True)

@@ -28,6 +28,7 @@ from games.models import Match, Player
 from games.services import own_player
 from play.board import fast_forward_offered
 from play.models import PlaySeat, PlayTable
+from play.queries import AtTable, at_table
 
 # A seat when a table is created: "me", "open" (someone with the link), or a bot's name.
 ME, OPEN = "me", "open"
@@ -105,35 +106,36 @@ def create_table(
             )
             for position, seat in enumerate(seats)
         )
-        table = _lock(table)
-        _start_if_full(table)
-    return table
+        at = _load(table)
+        _start_if_full(at)
+    return at.table
 
 
 def join(*, table: PlayTable, user, invite: str | None = None) -> PlaySeat:
     """Take the first open seat (by the invitation link, or from the lobby if public)."""
     with transaction.atomic():
-        table = _lock(table)
+        at = _load(table)
+        table = at.table
         if table.status != PlayTable.Status.WAITING:
             raise TableError(_("This table has started; its seats are taken."))
         if not table.public and invite != table.invite:
             raise TableError(_("This table is private: join it through its invitation link."))
-        seats = list(table.seats.select_for_update())
-        if any(seat.user_id == user.pk for seat in seats):
+        if any(seat.user_id == user.pk for seat in at.seats):
             raise TableError(_("You already sit at this table."))
-        seat = next((seat for seat in seats if seat.is_open), None)
+        seat = next((seat for seat in at.seats if seat.is_open), None)
         if seat is None:
             raise TableError(_("Every seat at this table is taken."))
         seat.user = user
         seat.save(update_fields=["user"])
-        _start_if_full(table)
+        _start_if_full(at)
     return seat
 
 
-def play(*, table: PlayTable, user, move: Move, version: int) -> PlayTable:
-    """A person's move, made on `version` of the table."""
+def play(*, table: PlayTable | int, user, move: Move, version: int) -> AtTable:
+    """A person's move, made on `version` of the table (or of the table with this id)."""
     with transaction.atomic():
-        table, seat, game = _in_play(table, user, version)
+        at, seat = _in_play(table, user, version)
+        game = at.game
         if game.round_over:
             raise TableError(_("The round is over; the next one is dealt soon."))
         if game.to_move != seat.position:
@@ -142,33 +144,33 @@ def play(*, table: PlayTable, user, move: Move, version: int) -> PlayTable:
         if seat.timeouts:
             seat.timeouts = 0
             seat.save(update_fields=["timeouts"])
-        _record_move(table, game, seat.position, move, by="")
-    return table
+        _record_move(at, seat.position, move, by="")
+    return at
 
 
 def come_back(*, table: PlayTable, user) -> PlayTable:
     """A person whose seat played as a bot while they were away takes it back."""
     with transaction.atomic():
-        table = _lock(table)
-        seat = _seated(table, user)
+        at = _load(table)
+        seat = _seated(at, user)
         if seat.timeouts:
             seat.timeouts = 0
             seat.save(update_fields=["timeouts"])
-            if table.state is not None:
-                table.server_moves_at = _server_moves_at(table, Game.from_json(table.state))
-            _save(table, "server_moves_at")
-    return table
+            if at.game is not None:
+                at.table.server_moves_at = _server_moves_at(at)
+            _save(at.table, "server_moves_at")
+    return at.table
 
 
-def next_round(*, table: PlayTable, user, version: int) -> PlayTable:
+def next_round(*, table: PlayTable | int, user, version: int) -> AtTable:
     """Deal the next round once the last one is over (any seated person may)."""
     with transaction.atomic():
-        table = _lock(table)
-        _seated(table, user)
-        if table.version != version:
+        at = _load(table)
+        _seated(at, user)
+        if at.table.version != version:
             raise TableMovedOn(_("The table has moved on; here it is now."))
-        _deal_next(table)
-    return table
+        _deal_next(at)
+    return at
 
 
 def step(*, table: PlayTable, now: datetime.datetime | None = None) -> bool:
@@ -177,14 +179,13 @@ def step(*, table: PlayTable, now: datetime.datetime | None = None) -> bool:
     people see them; returns whether anything changed."""
     now = now or timezone.now()
     with transaction.atomic():
-        table = _lock(table)
-        if table.server_moves_at is None or now < table.server_moves_at:
+        at = _load(table)
+        if at.table.server_moves_at is None or now < at.table.server_moves_at:
             return False
-        game = Game.from_json(table.state)
-        if game.round_over:
-            _deal_next(table)
+        if at.game.round_over:
+            _deal_next(at)
             return True
-        _server_move(table, game)
+        _server_move(at)
     return True
 
 
@@ -238,8 +239,9 @@ def leave(*, table: PlayTable, user, version: int) -> PlayTable:
     result stands (a resignation is not scored as a loss of its own, and the rules have none).
     """
     with transaction.atomic():
-        table = _lock(table)
-        seat = _seated(table, user)
+        at = _load(table)
+        table = at.table
+        seat = _seated(at, user)
         if table.version != version:
             raise TableMovedOn(_("The table has moved on; here it is now."))
         if table.status == PlayTable.Status.FINISHED:
@@ -251,45 +253,42 @@ def leave(*, table: PlayTable, user, version: int) -> PlayTable:
             return table
         seat.left_at = timezone.now()
         seat.save(update_fields=["left_at"])
-        game = Game.from_json(table.state)
-        if not game.round_over and game.to_move == seat.position:
+        if not at.game.round_over and at.game.to_move == seat.position:
             # The stand-in moves after the bots' pause, not when the timer runs out.
-            table.server_moves_at = _server_moves_at(table, game)
+            table.server_moves_at = _server_moves_at(at)
         _save(table, "server_moves_at")
     return table
 
 
-def fast_forward(*, table: PlayTable, user, version: int) -> PlayTable:
+def fast_forward(*, table: PlayTable | int, user, version: int) -> AtTable:
     """Play the rest of the round at once, for a person out of it while only bots and
     stand-ins are left to move in it (`play.board.fast_forward_offered`): every move the server
     owes, in this one transaction and without the bots' pause, each recorded as `step` records
     it. The next deal waits as after any round."""
     with transaction.atomic():
-        table, seat, game = _in_play(table, user, version)
-        if not fast_forward_offered(game.view(seat.position), list(table.seats.all()), seat):
+        at, seat = _in_play(table, user, version)
+        if not fast_forward_offered(at.game.view(seat.position), at.seats, seat):
             raise TableError(
                 _("You may fast-forward only a round you are out of, with only bots left in it.")
             )
-        while not game.round_over:
-            _server_move(table, game)
-    return table
+        while not at.game.round_over:
+            _server_move(at)
+    return at
 
 
 def rematch(*, table: PlayTable, by) -> PlayTable:
     """A new table with the same seats and rules; the people are invited again by its link.
     Asked again (a double click), it is the same new table."""
     with transaction.atomic():
-        table = _lock(table)
+        at = _load(table)
+        table = at.table
         if table.status != PlayTable.Status.FINISHED:
             raise TableError(_("The game is still being played."))
-        _seated(table, by)
+        _seated(at, by)
         earlier = PlayTable.objects.filter(rematch_of=table, created_by=by).first()
         if earlier is not None:
             return earlier
-        seats = [
-            ME if seat.user_id == by.pk else (seat.bot or OPEN)
-            for seat in table.seats.order_by("position")
-        ]
+        seats = [ME if seat.user_id == by.pk else (seat.bot or OPEN) for seat in at.seats]
         # The one who asks sits first.
         seats.remove(ME)
         new = create_table(
@@ -334,7 +333,11 @@ def view_for(table: PlayTable, seat: PlaySeat | None) -> dict | None:
     """What this seat may see; a spectator sees only what every seat sees."""
     if table.state is None:
         return None
-    game = Game.from_json(table.state)
+    return view_of(Game.from_json(table.state), seat)
+
+
+def view_of(game: Game, seat: PlaySeat | None) -> dict:
+    """What this seat may see of the game; a spectator sees only what every seat sees."""
     if seat is not None:
         return game.view(seat.position)
     return public_view(game.view(0))
@@ -364,34 +367,36 @@ def replay_view(game: Game) -> dict:
 # --- inside the transaction ----------------------------------------------------------------
 
 
-def _in_play(table: PlayTable, user, version: int) -> tuple[PlayTable, PlaySeat, Game]:
-    """The locked table, the user's seat and the game, for a change made on `version` while
-    the game is played; refused otherwise."""
-    table = _lock(table)
-    seat = _seated(table, user)
-    if table.version != version:
+def _in_play(table: PlayTable | int, user, version: int) -> tuple[AtTable, PlaySeat]:
+    """The locked table, read whole, and the user's seat, for a change made on `version`
+    while the game is played; refused otherwise."""
+    at = _load(table)
+    seat = _seated(at, user)
+    if at.table.version != version:
         raise TableMovedOn(_("The table has moved on; here it is now."))
-    if table.status != PlayTable.Status.PLAYING:
+    if at.table.status != PlayTable.Status.PLAYING:
         raise TableError(_("The game is not being played."))
-    return table, seat, Game.from_json(table.state)
+    return at, seat
 
 
-def _lock(table: PlayTable) -> PlayTable:
-    return PlayTable.objects.select_for_update().get(pk=table.pk)
+def _load(table: PlayTable | int) -> AtTable:
+    """The table (or the table with this id) locked and read whole."""
+    return at_table(table if isinstance(table, int) else table.pk, for_update=True)
 
 
-def _seated(table: PlayTable, user) -> PlaySeat:
+def _seated(at: AtTable, user) -> PlaySeat:
     """The user's seat at the locked table; someone who resigned and left sits there no more."""
-    seat = table.seats.filter(user=user, left_at=None).first()
+    seat = next((s for s in at.seats if s.user_id == user.pk and s.left_at is None), None)
     if seat is None:
         raise TableError(_("You do not sit at this table."))
     return seat
 
 
-def _server_move(table: PlayTable, game: Game) -> None:
-    """Make the move the server owes the seat to move (`game` is not between rounds): its
+def _server_move(at: AtTable) -> None:
+    """Make the move the server owes the seat to move (the game is not between rounds): its
     bot's, or the stand-in's for a person whose timer ran out, who is away or who left."""
-    seat = table.seats.get(position=game.to_move)
+    table, game = at.table, at.game
+    seat = at.seat_at(game.to_move)
     if seat.bot:
         name, by = seat.bot, seat.bot
     else:
@@ -403,11 +408,11 @@ def _server_move(table: PlayTable, game: Game) -> None:
     bot = make_bot(name, seed=table.pk * 1_000_003 + table.version)
     move = bot.choose(view, game.legal_moves())
     game.play(move)
-    _record_move(table, game, seat.position, move, by=by)
+    _record_move(at, seat.position, move, by=by)
 
 
-def _start_if_full(table: PlayTable) -> None:
-    seats = list(table.seats.all())
+def _start_if_full(at: AtTable) -> None:
+    table, seats = at.table, at.seats
     if any(seat.is_open for seat in seats):
         _save(table)
         return
@@ -421,10 +426,10 @@ def _start_if_full(table: PlayTable) -> None:
         variant=table.variant,
         kind=Match.Kind.ONLINE,
     )
-    game = Game.new(table.variant, players=len(seats), seed=table.seed)
+    at.game = Game.new(table.variant, players=len(seats), seed=table.seed)
     table.status = PlayTable.Status.PLAYING
-    table.state = game.to_json()
-    table.server_moves_at = _server_moves_at(table, game)
+    table.state = at.game.to_json()
+    table.server_moves_at = _server_moves_at(at)
     _save(table, "match", "status", "state", "server_moves_at")
 
 
@@ -447,38 +452,44 @@ def _players(seats: list[PlaySeat]) -> list[Player]:
     return players
 
 
-def _record_move(table: PlayTable, game: Game, position: int, move: Move, *, by: str) -> None:
-    round_index = game.view(position)["round"]
-    number = table.moves.count() + 1
-    table.moves.create(round=round_index, number=number, seat=position, move=move.to_json(), by=by)
+def _record_move(at: AtTable, position: int, move: Move, *, by: str) -> None:
+    """Keep the move just made in `at.game` and save the table with it."""
+    table, game = at.table, at.game
+    table.moves_made += 1
+    table.moves.create(
+        round=game.view(position)["round"],
+        number=table.moves_made,
+        seat=position,
+        move=move.to_json(),
+        by=by,
+    )
     if game.round_over:
         services.store_played_round(match=table.match, outcomes=game.round_outcomes, cut=game.cut)
         if game.match_over:
             table.status = PlayTable.Status.FINISHED
     table.state = game.to_json()
-    table.server_moves_at = _server_moves_at(table, game)
-    _save(table, "state", "status", "server_moves_at")
+    table.server_moves_at = _server_moves_at(at)
+    _save(table, "state", "status", "server_moves_at", "moves_made")
 
 
-def _deal_next(table: PlayTable) -> None:
-    game = Game.from_json(table.state)
+def _deal_next(at: AtTable) -> None:
     try:
-        game.next_round()
+        at.game.next_round()
     except IllegalMove as error:
         raise TableError(rules_message(error)) from None
-    table.state = game.to_json()
-    table.server_moves_at = _server_moves_at(table, game)
-    _save(table, "state", "server_moves_at")
+    at.table.state = at.game.to_json()
+    at.table.server_moves_at = _server_moves_at(at)
+    _save(at.table, "state", "server_moves_at")
 
 
-def _server_moves_at(table: PlayTable, game: Game) -> datetime.datetime | None:
+def _server_moves_at(at: AtTable) -> datetime.datetime | None:
     """When the server moves next by itself, if it does."""
-    now = timezone.now()
+    now, table, game = timezone.now(), at.table, at.game
     if game.match_over:
         return None
     if game.round_over:
         return now + round_pause()
-    seat = table.seats.get(position=game.to_move)
+    seat = at.seat_at(game.to_move)
     if seat.bot or seat.is_away:
         return now + bot_delay()
     if table.move_seconds:

@@ -29,6 +29,7 @@ from play import services
 from play.board import SUIT_SYMBOLS, board, clock
 from play.forms import PlayTableForm
 from play.models import PlaySeat, PlayTable
+from play.queries import AtTable, at_table
 
 
 def _get_table(pk: int) -> PlayTable:
@@ -156,11 +157,18 @@ def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
             html = cache.get(_watched_board_key(pk, version))
             if html is not None:
                 return HttpResponse(html)
-    return _render_board(request, _get_table(pk))
+    return _render_board(request, _read(pk))
 
 
-def _render_board(request: HttpRequest, table: PlayTable, error: str = "") -> HttpResponse:
-    seats = list(table.seats.select_related("user__player", "player"))
+def _read(pk: int) -> AtTable:
+    try:
+        return at_table(pk)
+    except PlayTable.DoesNotExist:
+        raise Http404 from None
+
+
+def _render_board(request: HttpRequest, at: AtTable, error: str = "") -> HttpResponse:
+    table, seats = at.table, at.seats
     # Not by user id alone: an anonymous visitor's id is None, like a bot seat's user.
     mine = services.seat_of(seats, request.user)
     left = mine is None and services.has_left(seats, request.user)
@@ -177,9 +185,9 @@ def _render_board(request: HttpRequest, table: PlayTable, error: str = "") -> Ht
         "error": error,
         "left": left,
     }
-    if table.state is not None:
-        # What the board shows this seat: only what `services.view_for` lets it see.
-        shown = board(services.view_for(table, mine), seats, mine)
+    if at.game is not None:
+        # What the board shows this seat: only what `services.view_of` lets it see.
+        shown = board(services.view_of(at.game, mine), seats, mine)
         context["board"] = shown
         context["clock"] = clock(table, shown, timezone.now())
         context["ranking"] = _ranking(table) if shown.match_over and table.match_id else []
@@ -230,31 +238,33 @@ def _ranking(table: PlayTable) -> list[Seat]:
 @login_required
 @require_POST
 def move(request: HttpRequest, pk: int) -> HttpResponse:
-    table = _get_table(pk)
-    error = ""
+    """A move: the board as the service left it (each part of the table read once, under its
+    lock), or as it is now with why the move was refused."""
+    error, at = "", None
     try:
         chosen = _posted_move(request)
         version = int(request.POST.get("version", ""))
-        services.play(table=table, user=request.user, move=chosen, version=version)
+        at = services.play(table=pk, user=request.user, move=chosen, version=version)
+    except PlayTable.DoesNotExist:
+        raise Http404 from None
     except IllegalMove as refused:
-        names = {seat.position: str(seat) for seat in table.seats.select_related("player")}
-        error = rules_message(refused, names)
+        seats = PlaySeat.objects.filter(table=pk).select_related("player")
+        error = rules_message(refused, {seat.position: str(seat) for seat in seats})
     except (ValueError, RulesError):
         error = _("That move could not be read.")
     except services.TableError as refused:
         error = str(refused)
-    return _answer(request, pk, error)
+    return _answer(request, pk, error, at)
 
 
-def _answer(request: HttpRequest, pk: int, error: str) -> HttpResponse:
-    """After a move or a deal: the board as it is now (htmx), or back to the table's page with
-    the refusal as a message."""
-    table = _get_table(pk)
+def _answer(request: HttpRequest, pk: int, error: str, at: AtTable | None) -> HttpResponse:
+    """After a move or a deal: the board as it is now (htmx: `at`, as the service left it, or
+    read again after a refusal), or back to the table's page with the refusal as a message."""
     if not request.htmx:
         if error:
             messages.error(request, error)
-        return redirect(table)
-    return _render_board(request, table, error)
+        return redirect("play:table", pk=pk)
+    return _render_board(request, at or _read(pk), error)
 
 
 def _posted_move(request: HttpRequest) -> Move:
@@ -308,17 +318,19 @@ def fast_forward(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _on_version(request: HttpRequest, pk: int, change) -> HttpResponse:
     """A change made on the version of the table the board showed (`change(table=, user=,
-    version=)`, a service): the board as it is now, with why not if it was refused."""
-    table = _get_table(pk)
-    error = ""
+    version=)`, a service returning the table as it left it): the board as it is now, with why
+    not if it was refused."""
+    error, at = "", None
     try:
         version = int(request.POST.get("version", ""))
-        change(table=table, user=request.user, version=version)
+        at = change(table=pk, user=request.user, version=version)
+    except PlayTable.DoesNotExist:
+        raise Http404 from None
     except ValueError:
         error = _("The table has moved on; here it is now.")
     except services.TableError as refused:
         error = str(refused)
-    return _answer(request, pk, error)
+    return _answer(request, pk, error, at)
 
 
 @login_required

@@ -9,10 +9,12 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from bench.common import classic_rounds
+from cards101.engine import Game
 from cards101.rules import PRESETS
 from claims import services as claims
 from games.models import Player
 from play import services as play
+from play.models import PlayTable
 from tests.conftest import make_match, play_out, record
 from tests.tournaments.conftest import enter, make_tournament
 from tournaments import services as tournaments
@@ -253,3 +255,37 @@ def test_the_lobby_costs_the_same_however_many_tables(
     # Each of my tables says whose move it is; each public one who waits there.
     assert body.count(" to move") + body.count("Your move") == tables
     assert body.count("bob</span> · ") == tables
+
+
+# The session and the account; in the move's transaction (its savepoint and release in a
+# test) the table, locked, with its match, and its seats with their players, read once each;
+# the move kept and the table saved; after the commit, the event that tells the watchers (a
+# row when the database carries them, as `make run` does; none on Redis).
+MOVE = 2 + 2 + 2 + 2 + 1
+
+
+def test_a_move_reads_the_table_and_its_seats_once(
+    client, alice, bob, django_assert_max_num_queries, django_capture_on_commit_callbacks
+):
+    table = play.create_table(
+        by=alice, preset="classic", variant=PRESETS["classic"], seats=["me", "open"], seed=7
+    )
+    play.join(table=table, user=bob, invite=table.invite)
+    table.refresh_from_db()
+    game = Game.from_json(table.state)
+    mover = alice if game.to_move == 0 else bob
+    move = next(move for move in game.legal_moves() if move.kind == "play")
+    data = {"kind": "play", "version": table.version, "card": move.card.code}
+    client.force_login(mover)
+    with (
+        django_assert_max_num_queries(MOVE) as queries,
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        response = client.post(reverse("play:move", args=[table.pk]), data, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    # The board came back as the move left the table, drawn from what the move read.
+    assert f'data-live-version="{table.version + 1}"' in response.content.decode()
+    assert PlayTable.objects.get(pk=table.pk).moves_made == 1
+    tables = [q["sql"] for q in queries if 'FROM "games_playtable"' in q["sql"]]
+    seats = [q["sql"] for q in queries if 'FROM "games_playseat"' in q["sql"]]
+    assert len(tables) == 1 and len(seats) == 1
