@@ -1,4 +1,5 @@
-"""ASGI entry point."""
+"""ASGI entry point: Django, with the live pages' event streams served ahead of it
+(core/streams.py: an open stream holds no thread)."""
 
 import os
 
@@ -6,4 +7,8 @@ from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-application = get_asgi_application()
+django_application = get_asgi_application()
+
+from core import streams  # noqa: E402  (after Django is set up)
+
+application = streams.around(django_application)

@@ -226,6 +226,13 @@ PLAY_ROUND_PAUSE = float(os.environ.get("PLAY_ROUND_PAUSE", "20"))
 # so that every app server hears every change; else through the database (one machine).
 LIVE_REDIS_URL = os.environ.get("REDIS_URL", "")
 LIVE_CHANNEL_PREFIX = os.environ.get("DJANGO_CACHE_KEY_PREFIX", "")
+# The event streams one app server process holds open (core/streams.py: no thread each, a
+# socket each): at most so many from one client address (a club's Wi-Fi: everyone at the
+# night, a few tabs each), from one session (a person's tabs), and in all (0: what the
+# process's open files limit leaves). Past one, the page polls slowly until it is let in.
+LIVE_STREAMS_PER_ADDRESS = env_int("DJANGO_LIVE_STREAMS_PER_ADDRESS", "100")
+LIVE_STREAMS_PER_SESSION = env_int("DJANGO_LIVE_STREAMS_PER_SESSION", "30")
+LIVE_STREAMS_PER_PROCESS = env_int("DJANGO_LIVE_STREAMS_PER_PROCESS", "0")
 
 # django-ratelimit's own check of the cache knows django-redis's backend, not Django's, which
 # counts just as atomically (Redis INCR): its warning is silenced for Django's. The local-memory

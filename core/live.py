@@ -23,15 +23,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import resource
 import threading
+from collections import Counter
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import connection, connections, models, transaction
-from django.http import Http404, HttpRequest, StreamingHttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 
+from core.limits import client_address
 from core.validators import MAX_ID
 from core.versions import version_of
 
@@ -168,12 +171,17 @@ class Watcher:
     heard: asyncio.Event = field(default_factory=asyncio.Event)
     newest: int = 0
     read_again: bool = False
+    gone: bool = False
 
     def hear(self, version: int | None) -> None:  # on the stream's event loop
         if version is None:
             self.read_again = True
         else:
             self.newest = max(self.newest, version)
+        self.heard.set()
+
+    def leave(self) -> None:  # on the stream's event loop: the browser has gone
+        self.gone = True
         self.heard.set()
 
 
@@ -236,44 +244,180 @@ class Hub:
 hub = Hub()
 
 
+# --- how many streams a client may hold ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A stream not opened: past a client's share (429) or the process's (503), and the
+    seconds after which to try again (the page polls slowly meanwhile)."""
+
+    status: int
+    retry: int
+    reason: str
+
+
+class Streams:
+    """The streams this process holds open, counted per client address (a club's Wi-Fi holds
+    many) and per session (a person's tabs), so that one client cannot hold them all; the
+    proxy in front bounds them across processes (README, "Running in production")."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.total = 0
+        self.by_address: Counter[str] = Counter()
+        self.by_session: Counter[str] = Counter()
+
+    def take(self, address: str, session: str) -> Refusal | None:
+        """One more stream for this client, or why not."""
+        with self.lock:
+            if self.by_address[address] >= settings.LIVE_STREAMS_PER_ADDRESS:
+                return Refusal(429, REFUSED_RETRY_SECONDS, "too many streams from one address")
+            if session and self.by_session[session] >= settings.LIVE_STREAMS_PER_SESSION:
+                return Refusal(429, REFUSED_RETRY_SECONDS, "too many streams in one session")
+            if self.total >= streams_per_process():
+                return Refusal(503, BUSY_RETRY_SECONDS, "this server holds all the streams it can")
+            self.total += 1
+            self.by_address[address] += 1
+            if session:
+                self.by_session[session] += 1
+            return None
+
+    def give_back(self, address: str, session: str) -> None:
+        with self.lock:
+            self.total -= 1
+            _decrement(self.by_address, address)
+            if session:
+                _decrement(self.by_session, session)
+
+
+def _decrement(counts: Counter[str], key: str) -> None:
+    counts[key] -= 1
+    if counts[key] <= 0:
+        del counts[key]
+
+
+streams = Streams()
+
+# A refused browser tries again after this (its page polls slowly meanwhile).
+REFUSED_RETRY_SECONDS = 30
+BUSY_RETRY_SECONDS = 10
+# Descriptors a process keeps for what is not a stream: its database and Redis connections,
+# ordinary requests, static files.
+DESCRIPTORS_KEPT = 512
+
+
+def streams_per_process() -> int:
+    """The streams one process holds at most: the setting, or, unset, what its open files
+    limit leaves after what it needs besides (each stream is a socket)."""
+    if settings.LIVE_STREAMS_PER_PROCESS:
+        return settings.LIVE_STREAMS_PER_PROCESS
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        soft = 1 << 20
+    return max(soft - DESCRIPTORS_KEPT, 64)
+
+
+def session_of(request: HttpRequest) -> str:
+    """The session a stream counts against: its cookie as sent (a forged one only splits the
+    address's share, which counts too)."""
+    key = request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
+    return key if len(key) <= 64 else key[:64]
+
+
+def refusal_body(refusal: Refusal) -> bytes:
+    """A refused stream's body: why, as a comment, and when to try again (`retry:`)."""
+    return f": {refusal.reason}\nretry: {refusal.retry * 1000}\n\n".encode()
+
+
+# --- the streams -----------------------------------------------------------------------
+
+
 def events_view(model: type[models.Model]):
     """The view of one row's events (`<int:pk>/events/`): anyone who may see the row's live
     page may hear that it changed (the pages of matches, tables and tournaments are public;
-    what each viewer may see is decided when the page is fetched)."""
+    what each viewer may see is decided when the page is fetched).
 
-    async def events(request: HttpRequest, pk: int) -> StreamingHttpResponse:
-        if pk > MAX_ID or not await model.objects.filter(pk=pk).aexists():
-            raise Http404
-        # The request's database work (its session, this check) ran in a thread of its own
-        # that lives as long as the stream: its connection goes back now, not at the end.
-        await sync_to_async(connections.close_all)()
-        return stream(request, model, pk)
+    Served by `core.streams` ahead of Django's request handler, so that an open stream holds
+    no thread; this view answers the same where nothing stands in front (the test client)."""
 
-    events.__name__ = events.__qualname__ = f"{model._meta.model_name}_events"
-    return events
+    async def events_of_row(request: HttpRequest, pk: int) -> HttpResponse:
+        address, session = client_address(request), session_of(request)
+        refusal = streams.take(address, session)
+        if refusal is not None:
+            response = HttpResponse(
+                refusal_body(refusal), status=refusal.status, content_type="text/event-stream"
+            )
+            response["Retry-After"] = str(refusal.retry)
+            return response
+        try:
+            watcher = await watch(model, pk)
+            if watcher is None:
+                raise Http404
+            # The request's database work (its session) ran in a thread of its own that
+            # lives as long as the stream: its connection goes back now.
+            await sync_to_async(connections.close_all)()
+        except BaseException:
+            streams.give_back(address, session)
+            raise
+        response = StreamingHttpResponse(
+            events(watcher, model, pk, known_version(request)), content_type="text/event-stream"
+        )
+        for name, value in STREAM_HEADERS:
+            response[name] = value
+
+        def closed() -> None:
+            hub.remove(watcher)
+            streams.give_back(address, session)
+
+        response._resource_closers.append(closed)
+        return response
+
+    events_of_row.__name__ = events_of_row.__qualname__ = f"{model._meta.model_name}_events"
+    events_of_row.live_model = model
+    return events_of_row
 
 
-def stream(request: HttpRequest, model: type[models.Model], pk: int) -> StreamingHttpResponse:
-    """The Server-Sent Events of one row: `version` events with its version as data and id,
-    from the first one the browser does not have. The caller has checked that the requester
-    may see the row's page."""
-    known = request.headers.get("Last-Event-ID") or request.GET.get("v", "")
-    response = StreamingHttpResponse(
-        _events(channel_of(model, pk), model, pk, known), content_type="text/event-stream"
-    )
-    response["Cache-Control"] = "no-cache"
-    response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
-    return response
+# Besides the type: no cache, and nginx passes each event on at once.
+STREAM_HEADERS = (("Cache-Control", "no-cache"), ("X-Accel-Buffering", "no"))
 
 
-async def _events(name: str, model: type[models.Model], pk: int, known: str) -> AsyncIterator[str]:
-    watcher = Watcher(name, asyncio.get_running_loop())
-    hub.add(watcher)  # before reading the version, so that no change falls between
+def known_version(request: HttpRequest) -> str:
+    """The last version the browser had: `Last-Event-ID` on a reconnection, `?v=` at first."""
+    return request.headers.get("Last-Event-ID") or request.GET.get("v", "")
+
+
+async def watch(model: type[models.Model], pk: int) -> Watcher | None:
+    """A watcher of the row, in the hub, with the row's version read after it was added (so
+    that no change falls between); None, and nothing watched, if there is no such row. The
+    caller removes it from the hub when the stream ends (`events` does)."""
+    if pk > MAX_ID:
+        return None
+    watcher = Watcher(channel_of(model, pk), asyncio.get_running_loop())
+    hub.add(watcher)
+    try:
+        current = await sync_to_async(_current, thread_sensitive=False)(model, pk)
+    except BaseException:
+        hub.remove(watcher)
+        raise
+    if current is None:
+        hub.remove(watcher)
+        return None
+    watcher.newest = current
+    return watcher
+
+
+async def events(
+    watcher: Watcher, model: type[models.Model], pk: int, known: str
+) -> AsyncIterator[str]:
+    """A stream's text, for a browser that last had version `known`: the row's version
+    whenever it differs from what the browser has, a comment every HEARTBEAT_SECONDS, until
+    the browser goes (`Watcher.leave`) or the iteration is cancelled. The watcher leaves the
+    hub when it ends."""
     try:
         yield f"retry: {RETRY_MS}\n\n"
         sent = known
-        watcher.read_again = True
-        while True:
+        while not watcher.gone:
             if watcher.read_again:
                 watcher.read_again = False
                 current = await sync_to_async(_current, thread_sensitive=False)(model, pk)

@@ -14,7 +14,7 @@ from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 from django.core.asgi import get_asgi_application
 from django.test.utils import modify_settings
 
-from core import live
+from core import live, streams
 
 HOST = "127.0.0.1"
 
@@ -30,7 +30,8 @@ class AsgiLiveServer:
         self.url = f"http://{HOST}:{self.port}"
         self._live_server_modified_settings = modify_settings(ALLOWED_HOSTS={"append": HOST})
         config = uvicorn.Config(
-            ASGIStaticFilesHandler(get_asgi_application()),
+            # As config/asgi.py serves it: the event streams ahead of Django's handler.
+            streams.around(ASGIStaticFilesHandler(get_asgi_application())),
             host=HOST,
             port=self.port,
             log_level="warning",

@@ -85,14 +85,15 @@ async def hang_up(chunks) -> None:
 
 
 async def read(chunks, count: int) -> list[str]:
-    return [(await asyncio.wait_for(anext(chunks), timeout=5)).decode() for _ in range(count)]
+    return [await asyncio.wait_for(anext(chunks), timeout=5) for _ in range(count)]
 
 
-def open_stream(pk: int, **headers) -> tuple:
+async def open_stream(pk: int, **headers):
+    """A stream of the table's events, as core/streams.py opens one for a browser."""
     request = RequestFactory().get(f"/play/{pk}/events/", headers=headers)
-    response = live.stream(request, PlayTable, pk)
-    assert response["Content-Type"] == "text/event-stream"
-    return response, response.streaming_content
+    watcher = await live.watch(PlayTable, pk)
+    assert watcher is not None
+    return live.events(watcher, PlayTable, pk, live.known_version(request))
 
 
 @pytest.mark.django_db(transaction=True)
@@ -102,7 +103,7 @@ def test_a_stream_sends_the_version_the_browser_lacks_then_each_one_published(al
 
     async def scenario():
         # A browser that last had version 1 is told the current one at once...
-        _response, chunks = open_stream(table.pk, **{"Last-Event-ID": "1"})
+        chunks = await open_stream(table.pk, **{"Last-Event-ID": "1"})
         first = await read(chunks, 2)
         assert first == [
             f"retry: {live.RETRY_MS}\n\n",
@@ -124,7 +125,7 @@ def test_a_browser_that_is_up_to_date_hears_nothing_until_the_table_changes(alic
     table = new_table(alice, seats=("me", "greedy"))
 
     async def scenario():
-        _response, chunks = open_stream(table.pk, **{"Last-Event-ID": str(table.version)})
+        chunks = await open_stream(table.pk, **{"Last-Event-ID": str(table.version)})
         assert await read(chunks, 1) == [f"retry: {live.RETRY_MS}\n\n"]
         waiting = asyncio.ensure_future(anext(chunks))
         await asyncio.sleep(0.2)
@@ -147,7 +148,7 @@ def test_the_database_broker_carries_a_version_from_another_process_to_the_strea
     table = new_table(alice, seats=("me", "greedy"))
 
     async def scenario():
-        _response, chunks = open_stream(table.pk, **{"Last-Event-ID": str(table.version)})
+        chunks = await open_stream(table.pk, **{"Last-Event-ID": str(table.version)})
         await read(chunks, 1)
         assert await asyncio.to_thread(live.hub.listening.wait, 5)
         await asyncio.to_thread(

@@ -4,8 +4,10 @@ twice; a person's move sent to both servers at once counts once; and a browser's
 on one server hears the moves made through the other server and by the workers."""
 
 import http.client
+import re
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from django.db import connection
@@ -152,14 +154,22 @@ def listen(port: int, pk: int, heard: list[int]) -> None:
             heard.append(int(line[6:]))
 
 
-def test_open_event_streams_hold_no_database_connection(production_stack, alice):
-    """A stream waits for Redis, not for the database: a hundred browsers watching a table
-    take no more connections than a quiet site (the pools' own), and nothing is refused."""
-    if connection.vendor != "postgresql":
-        pytest.skip("PostgreSQL counts its connections; an SQLite file has none to hold")
+def threads_of(pid: int) -> int:
+    """The threads of a process and of the processes it started (gunicorn's workers)."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    threads = int(re.search(r"^Threads:\s+(\d+)", status, re.MULTILINE)[1])
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return threads + sum(threads_of(int(child)) for child in children)
+
+
+def test_open_event_streams_hold_no_thread_and_no_database_connection(production_stack, alice):
+    """A stream waits for Redis, not for a thread or the database: a hundred browsers watching
+    a table add no thread to the app servers (a few at most, for the shared pool that reads
+    versions) and take no more connections than a quiet site (the pools' own)."""
     table = play.create_table(
         by=alice, preset="classic", variant=PRESETS["classic"], seats=["me", "open"]
     )
+    postgresql = connection.vendor == "postgresql"
 
     def connections_now() -> int:
         with connection.cursor() as cursor:
@@ -168,7 +178,8 @@ def test_open_event_streams_hold_no_database_connection(production_stack, alice)
             )
             return cursor.fetchone()[0]
 
-    before = connections_now()
+    before = connections_now() if postgresql else 0
+    threads = [threads_of(server.process.pid) for server in production_stack.servers]
     streams = []
     for index in range(100):
         server = production_stack.servers[index % 2]
@@ -182,7 +193,13 @@ def test_open_event_streams_hold_no_database_connection(production_stack, alice)
         assert response.status == 200
         assert response.readline().startswith(b"retry:")
         streams.append(stream)
-    # Each of the four processes keeps a small pool; the streams add none.
-    assert connections_now() <= before + 4 * 2
+    now = [threads_of(server.process.pid) for server in production_stack.servers]
+    assert all(after - earlier <= 8 for earlier, after in zip(threads, now, strict=True)), (
+        threads,
+        now,
+    )
+    if postgresql:  # an SQLite file has no connections to count
+        # Each of the four processes keeps a small pool; the streams add none.
+        assert connections_now() <= before + 4 * 2
     for stream in streams:
         stream.close()
