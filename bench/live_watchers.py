@@ -32,6 +32,15 @@ HOST = "127.0.0.1"
 VERSION = re.compile(rb'data-live-version="(\d+)"')
 # Streams opened at once: the servers accept 800 in a few seconds without a storm of refusals.
 OPENING_AT_ONCE = 50
+# Each watcher is a person of their own, at an address of their own in 127.0.0.0/8 (loopback
+# whole): the site lets one address hold only its share of streams.
+ADDRESSES = 250
+
+
+def address(number: int) -> str:
+    """The loopback address of the `number`-th client (127.0.0.2 and on)."""
+    host = 2 + number % ADDRESSES
+    return f"127.0.{host // 256}.{host % 256}"
 
 
 @dataclass
@@ -47,9 +56,11 @@ class Seen:
     seconds: float = 0.0
 
 
-async def request(port: int, path: str, headers: dict[str, str]) -> tuple[int, bytes]:
+async def request(
+    port: int, path: str, headers: dict[str, str], source: str = HOST
+) -> tuple[int, bytes]:
     """One GET on a new connection, read whole (Content-Length or chunked)."""
-    reader, writer = await asyncio.open_connection(HOST, port)
+    reader, writer = await asyncio.open_connection(HOST, port, local_addr=(source, 0))
     try:
         lines = [f"GET {path} HTTP/1.1", f"Host: {HOST}:{port}", "Connection: close"]
         lines += [f"{name}: {value}" for name, value in headers.items()]
@@ -91,21 +102,23 @@ async def _chunks(reader: asyncio.StreamReader):
 
 
 class Watcher:
-    def __init__(self, port: int, pk: int, seen: Seen) -> None:
-        self.port, self.pk, self.seen = port, pk, seen
+    def __init__(self, port: int, pk: int, seen: Seen, source: str) -> None:
+        self.port, self.pk, self.seen, self.source = port, pk, seen, source
         self.shown = 0
         self.heard = 0
         self.fetching: asyncio.Task | None = None
 
     async def load_page(self) -> None:
-        status, body = await request(self.port, f"/play/{self.pk}/", {})
+        status, body = await request(self.port, f"/play/{self.pk}/", {}, self.source)
         self.seen.statuses[status] += 1
         if status != 200 or not (found := VERSION.search(body)):
             raise RuntimeError(f"GET /play/{self.pk}/ answered {status}")
         self.shown = int(found[1])
 
     async def open_stream(self) -> asyncio.StreamReader:
-        reader, self.writer = await asyncio.open_connection(HOST, self.port)
+        reader, self.writer = await asyncio.open_connection(
+            HOST, self.port, local_addr=(self.source, 0)
+        )
         path = f"/play/{self.pk}/events/?v={self.shown}"
         self.writer.write(
             f"GET {path} HTTP/1.1\r\nHost: {HOST}:{self.port}\r\n"
@@ -145,7 +158,7 @@ class Watcher:
         began = time.perf_counter()
         try:
             status, body = await request(
-                self.port, f"/play/{self.pk}/?v={self.shown}", {"HX-Request": "true"}
+                self.port, f"/play/{self.pk}/?v={self.shown}", {"HX-Request": "true"}, self.source
             )
         except (OSError, asyncio.IncompleteReadError, ValueError) as error:
             self.seen.errors[f"fetch: {type(error).__name__}"] += 1
@@ -163,7 +176,12 @@ async def main(ports: list[int], tables: list[int], per_table: int, seconds: flo
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     watchers = [
-        Watcher(ports[(number * per_table + n) % len(ports)], pk, seen)
+        Watcher(
+            ports[(number * per_table + n) % len(ports)],
+            pk,
+            seen,
+            address(number * per_table + n),
+        )
         for number, pk in enumerate(tables)
         for n in range(per_table)
     ]

@@ -49,6 +49,7 @@ BENCHMARKS = (
     "play",
     "stats",
     "live",
+    "streams",
 )
 DOC = ROOT / "docs" / "benchmarks.md"
 COMMAND = "make bench"

@@ -22,6 +22,7 @@ event means "fetch the page again", never a page left behind.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import resource
 import threading
@@ -230,8 +231,14 @@ class Hub:
     def deliver(self, name: str, version: int | None) -> None:  # on the listener's thread
         with self.lock:
             watching = list(self.watchers.get(name, ()))
+        # One wake-up of each event loop for all its watchers, not one a watcher: a table
+        # watched by thousands is told in one go.
+        by_loop: dict[asyncio.AbstractEventLoop, list[Watcher]] = {}
         for watcher in watching:
-            watcher.loop.call_soon_threadsafe(watcher.hear, version)
+            by_loop.setdefault(watcher.loop, []).append(watcher)
+        for loop, watchers in by_loop.items():
+            with contextlib.suppress(RuntimeError):  # a loop closed meanwhile (a test's)
+                loop.call_soon_threadsafe(_hear_all, watchers, version)
 
     def resync(self) -> None:
         """Every watcher looks again (None: "the version is unknown, compare it")."""
@@ -239,6 +246,11 @@ class Hub:
             names = list(self.watchers)
         for name in names:
             self.deliver(name, None)
+
+
+def _hear_all(watchers: list[Watcher], version: int | None) -> None:
+    for watcher in watchers:
+        watcher.hear(version)
 
 
 hub = Hub()
