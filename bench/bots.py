@@ -25,15 +25,21 @@ from __future__ import annotations
 
 import json
 import statistics
-import subprocess
-import sys
 import time
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from bench.common import Check, Options, Section, load_average, log, markdown_table, ms
+from bench.common import (
+    Check,
+    Options,
+    Section,
+    busy_core,
+    load_average,
+    log,
+    markdown_table,
+    ms,
+)
 from cards101.bots import chances, expert
 from cards101.bots.arena import Tally, play_match
 from cards101.bots.greedy import best_move
@@ -284,17 +290,6 @@ def time_decisions() -> list[Decision]:
             )
         )
     return timed
-
-
-@contextmanager
-def busy_core() -> Iterator[None]:
-    """Another process keeping a core busy for as long as the block runs."""
-    process = subprocess.Popen([sys.executable, "-c", "while True: pass"])
-    try:
-        yield
-    finally:
-        process.kill()
-        process.wait()
 
 
 def long_rounds() -> tuple[str, list[Check]]:

@@ -6,8 +6,11 @@ from __future__ import annotations
 import os
 import platform
 import statistics
+import subprocess
+import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -51,6 +54,18 @@ class Section:
 
 def log(message: str) -> None:
     print(message, flush=True)
+
+
+@contextmanager
+def busy_core() -> Iterator[None]:
+    """Another process keeping a core busy for as long as the block runs (the machine half
+    busy, as a club laptop or a phone's host often is)."""
+    process = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        yield
+    finally:
+        process.kill()
+        process.wait()
 
 
 # --- timing -------------------------------------------------------------------------------

@@ -56,7 +56,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench import harness
-from bench.common import ROOT, Check, Options, Section, load_average, log, markdown_table
+from bench.common import (
+    ROOT,
+    Check,
+    Options,
+    Section,
+    busy_core,
+    load_average,
+    log,
+    markdown_table,
+)
 
 NAME = "live"
 TITLE = "Live play: a move seen by the other player, and 800 watchers (`/play/<pk>/events/`)"
@@ -106,6 +115,8 @@ def run(options: Options) -> Section:
             try:
                 with make_run_stack(tmp / "make-run") as stack:
                     results["make run"] = two_people(browser, stack, options.live_moves)
+                    with busy_core():
+                        results["make run, busy"] = two_people(browser, stack, options.live_moves)
                 with production_stack(tmp / "production") as stack:
                     probe = connection_probe(stack, tmp / "production")
                     results["production"] = two_people(browser, stack, options.live_moves)
@@ -942,6 +953,7 @@ def cpu_times(groups: dict[str, list[int]]) -> dict[str, float]:
 
 STACKS = {
     "make run": "`make run`: uvicorn + 1 play worker, SQLite, no Redis, DEBUG on",
+    "make run, busy": "`make run` beside a process keeping one of the two cores busy",
     "production": "production: 2 app servers (the two browsers on different ones), 2 play "
     "workers, PostgreSQL, Redis",
     "production, loaded": f"production under the load below ({LOAD_TABLES} tables moving, "
