@@ -86,3 +86,33 @@ def test_a_table_whose_pages_are_all_closed_is_played_to_its_end(page: Page, ali
     assert table.status == PlayTable.Status.FINISHED
     assert table.match.status == "finished"
     assert table.moves.filter(by="timer").exists()
+
+
+def test_a_page_refused_a_stream_stays_current_by_its_slow_poll(page: Page, alice, settings):
+    """An address that holds its share of streams (here: none at all) is refused another,
+    with when to try again; the page does not break and shows each round within its poll."""
+    settings.LIVE_STREAMS_PER_ADDRESS = 0
+    refused: list[int] = []
+    page.on(
+        "response",
+        lambda response: "/events/" in response.url and refused.append(response.status),
+    )
+    page.clock.install()
+    match = make_match(alice, ["alice", "Борис"])
+    page.goto(reverse("games:match_live", args=[match.pk]))
+    totals = page.locator(".live-totals li")
+    expect(totals.filter(has_text="Борис").locator(".total")).to_have_text("0")
+    deadline = time.monotonic() + 5
+    while not refused and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert refused == [429]  # the stream was refused, and not tried again at once
+    games.record_round(
+        match=match,
+        outcomes=by_seat(match, {"alice": {"out": "7C"}, "Борис": {"points": 25}}),
+        version=match.version,
+        by=alice,
+    )
+    # Pushed it would be at once; refused, it comes with the page's next poll (15 s).
+    page.clock.fast_forward(16_000)
+    expect(totals.filter(has_text="Борис").locator(".total")).to_have_text("25", timeout=PUSHED)
+    assert set(refused) == {429}
