@@ -128,9 +128,8 @@ async def _stream(
         await send({"type": "http.response.start", "status": 200, "headers": headers})
         async for text in live.events(watcher, model, pk, live.known_version(request)):
             await send({"type": "http.response.body", "body": text.encode(), "more_body": True})
-        await send({"type": "http.response.body", "body": b"", "more_body": False})
     except OSError:
-        pass  # the browser went while an event was being sent
+        pass  # the browser went while an event was being sent (uvicorn's ClientDisconnected)
     finally:
         leaving.cancel()
         live.hub.remove(watcher)  # if the stream ended before its first event
@@ -138,8 +137,11 @@ async def _stream(
 
 async def _until_gone(receive: Receive, watcher: live.Watcher) -> None:
     """Wait for the browser to go, and tell the stream so that it ends at once."""
-    while (await receive())["type"] != "http.disconnect":
-        pass
+    try:
+        while (await receive())["type"] != "http.disconnect":
+            pass
+    except OSError:
+        pass  # the connection is gone all the same
     watcher.leave()
 
 
