@@ -10,6 +10,7 @@ from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
+from django.views.decorators.http import require_safe
 
 from games import owners
 from games.models import Match
@@ -17,6 +18,7 @@ from tournaments.models import Tournament
 from tournaments.services import seats_now
 
 
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     mine = owners.label(list(Match.objects.for_user(request.user).with_seats()[:5]))
     recent = Match.objects.casual().with_seats()[:10]

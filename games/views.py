@@ -13,7 +13,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRefresh
 
@@ -63,6 +63,7 @@ def _posted_int(request: HttpRequest, name: str) -> int | None:
     return value if 0 <= value < 2**31 else None
 
 
+@require_safe
 @vary_on_headers("HX-Request")
 def match_list(request: HttpRequest) -> HttpResponse:
     """Matches: mine, recent score sheets or tournament tables; running or finished; found by
@@ -179,6 +180,7 @@ def _new_round_form(match: Match, sheet: Sheet, data=None) -> RoundForm:
     )
 
 
+@require_safe
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     match = _get_match(pk)
     # Back from saving a round without htmx (the form posted, the sheet redirected here): the
@@ -212,6 +214,7 @@ def leave(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("games:match_list")
 
 
+@require_safe
 def rules(request: HttpRequest) -> HttpResponse:
     """The game's rules, the three presets side by side and the card notation."""
     context = {
@@ -231,6 +234,7 @@ def rules(request: HttpRequest) -> HttpResponse:
     return render(request, "games/rules.html", context)
 
 
+@require_safe
 @vary_on_headers("HX-Request")
 def match_live(request: HttpRequest, pk: int) -> HttpResponse:
     """Read-only, large, refreshing itself: for a TV at the club or the other players' phones.
@@ -248,6 +252,7 @@ def match_live(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, template, context)
 
 
+@require_safe
 def match_history(request: HttpRequest, pk: int) -> HttpResponse:
     """Every correction of the match's rounds: who, when, before and after."""
     match = _get_match(pk)

@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from cards101.engine import IllegalMove, Move
@@ -53,6 +53,7 @@ class LobbyRow:
     my_move: bool
 
 
+@require_safe
 def lobby(request: HttpRequest) -> HttpResponse:
     """Tables I sit at (not those I resigned and left), those where it is my move first, and
     public tables waiting for players."""
@@ -121,6 +122,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
     return render(request, template, {"form": form})
 
 
+@require_safe
 def join_link(request: HttpRequest, invite: str) -> HttpResponse:
     """The invitation link: the table, and a button to take a seat."""
     table = get_object_or_404(PlayTable, invite=invite)
@@ -139,6 +141,7 @@ def join(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(table)
 
 
+@require_safe
 @vary_on_headers("HX-Request")
 def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The board. A fetch by htmx naming the version it shows (after an event, or the slow
@@ -211,6 +214,7 @@ def _watched_board_key(pk: int, version: int) -> str:
     return f"play:watched:{pk}:{version}:{get_language()}:{audience.cache_key()}"
 
 
+@require_safe
 def chances(request: HttpRequest, pk: int) -> HttpResponse:
     """What statistics say of the table's match, for the board at a round's end (loaded after
     it): the chances to win as the totals now stand, or, after the match, how the ratings
@@ -341,6 +345,7 @@ def rematch(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(new)
 
 
+@require_safe
 def replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """A finished round, move by move, every hand shown at each step to whoever looks (its
     hands were shown to the table at its end). A round still being played is not found."""

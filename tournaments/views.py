@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from core.exports import csv_response
@@ -80,6 +80,7 @@ def _back_to(request: HttpRequest, fallback: Tournament) -> HttpResponse:
 # --- reading -------------------------------------------------------------------------------
 
 
+@require_safe
 def tournament_list(request: HttpRequest) -> HttpResponse:
     # Aggregating queries ignore Meta.ordering: the order is given again.
     tournaments = Tournament.objects.annotate(players=Count("entrants")).order_by("-date", "-pk")
@@ -160,6 +161,7 @@ def _tie_break_label(name: str) -> str:
     return str(TIE_BREAKS[name])
 
 
+@require_safe
 @vary_on_headers("HX-Request")
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     if unchanged(request, Tournament, pk):
@@ -176,6 +178,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
 PROJECTOR_LINES = 12
 
 
+@require_safe
 @vary_on_headers("HX-Request")
 def projector(request: HttpRequest, pk: int) -> HttpResponse:
     """Large type for a projector: standings, the current round's tables and its clock."""
@@ -214,6 +217,7 @@ def projector(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, template, context)
 
 
+@require_safe
 @vary_on_headers("HX-Request")
 def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     tournament = _get_tournament(pk)
@@ -242,6 +246,7 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     )
 
 
+@require_safe
 def table_cards(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Printable cards, one per table: who sits where and the rules in force."""
     tournament = _get_tournament(pk)
@@ -258,6 +263,7 @@ def table_cards(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     )
 
 
+@require_safe
 def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _get_tournament(pk)
     response, writer = csv_response(request, f"tournament-{tournament.pk}-standings.csv")
@@ -287,6 +293,7 @@ def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
+@require_safe
 def results_csv(request: HttpRequest, pk: int) -> HttpResponse:
     """Every table's result: round, table, seat, player, place, the tournament points it earned,
     total, deals played."""
