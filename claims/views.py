@@ -91,6 +91,7 @@ def link(request: HttpRequest, guest: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@limit("decide")
 def decide(request: HttpRequest, pk: int) -> HttpResponse:
     claim = get_object_or_404(Claim.objects.select_related("user"), pk=_id(pk))
     approve = request.POST.get("decision") == "approve"
@@ -114,6 +115,7 @@ def decide(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@limit("withdraw")
 def withdraw(request: HttpRequest, pk: int) -> HttpResponse:
     claim = get_object_or_404(Claim, pk=_id(pk))
     try:
@@ -127,6 +129,7 @@ def withdraw(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@limit("privacy")
 def privacy(request: HttpRequest) -> HttpResponse:
     player = own_player(request.user)
     private = request.POST.get("private") == "on"

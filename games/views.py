@@ -200,6 +200,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@limit("leave")
 def leave(request: HttpRequest, pk: int) -> HttpResponse:
     match = _get_match(pk)
     try:
@@ -307,8 +308,13 @@ def _saving(request: HttpRequest) -> bool:
     return request.POST.get("action") != "preview"
 
 
+def _previewing(request: HttpRequest) -> bool:
+    return not _saving(request)
+
+
 @require_POST
 @limit("round", counts=_saving)
+@limit("preview", counts=_previewing)
 def round_new(request: HttpRequest, pk: int) -> HttpResponse:
     match = _get_match_for_edit(request, pk)
     sheet = Sheet(match)
@@ -408,6 +414,8 @@ def _edit_form(round_: Round, data=None) -> RoundForm:
     )
 
 
+@limit("correction", counts=_saving)
+@limit("preview", counts=_previewing)
 def round_edit(request: HttpRequest, pk: int, round_id: int) -> HttpResponse:
     match = _get_match_for_edit(request, pk)
     round_ = _round_or_none(match, round_id)
@@ -460,6 +468,7 @@ def round_edit(request: HttpRequest, pk: int, round_id: int) -> HttpResponse:
     return render(request, "games/round_edit.html", context)
 
 
+@limit("correction")
 def round_delete(request: HttpRequest, pk: int, round_id: int) -> HttpResponse:
     match = _get_match_for_edit(request, pk)
     round_ = _round_or_none(match, round_id)
@@ -511,6 +520,7 @@ def round_delete(request: HttpRequest, pk: int, round_id: int) -> HttpResponse:
 
 
 @require_POST
+@limit("rated")
 def set_rated(request: HttpRequest, pk: int) -> HttpResponse:
     """The creator counts a score sheet in the ratings or keeps it out (a practice match)."""
     match = _get_match_for_creator(request, pk)
@@ -558,6 +568,7 @@ def _say_who_is_asked(request: HttpRequest, match: Match) -> None:
         )
 
 
+@limit("scorekeeper")
 def scorekeepers(request: HttpRequest, pk: int) -> HttpResponse:
     """The creator adds or removes the accounts that may keep this match's score."""
     match = _get_match_for_creator(request, pk)
@@ -596,6 +607,7 @@ def scorekeepers(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+@limit("delete")
 def match_delete(request: HttpRequest, pk: int) -> HttpResponse:
     match = _get_match_for_creator(request, pk)
     if request.method == "POST":

@@ -233,6 +233,7 @@ def _ranking(table: PlayTable) -> list[Seat]:
 
 @login_required
 @require_POST
+@limit("move")
 def move(request: HttpRequest, pk: int) -> HttpResponse:
     table = _get_table(pk)
     error = ""
@@ -274,6 +275,7 @@ def _posted_move(request: HttpRequest) -> Move:
 
 @login_required
 @require_POST
+@limit("leave")
 def come_back(request: HttpRequest, pk: int) -> HttpResponse:
     table = _get_table(pk)
     try:
@@ -285,6 +287,7 @@ def come_back(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@limit("leave")
 def leave(request: HttpRequest, pk: int) -> HttpResponse:
     """Leave a table waiting for players (back to the lobby), or resign from one in play (its
     page then says so, as anyone watching sees it)."""
@@ -305,6 +308,7 @@ def leave(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@limit("deal")
 def fast_forward(request: HttpRequest, pk: int) -> HttpResponse:
     """The rest of the round played at once, for someone out of it among bots."""
     return _on_version(request, pk, services.fast_forward)
@@ -327,6 +331,7 @@ def _on_version(request: HttpRequest, pk: int, change) -> HttpResponse:
 
 @login_required
 @require_POST
+@limit("deal")
 def next_round(request: HttpRequest, pk: int) -> HttpResponse:
     return _on_version(request, pk, services.next_round)
 

@@ -56,9 +56,11 @@ def _get_tournament_for_director(request: HttpRequest, pk: int) -> Tournament:
 
 
 def director_action(view):
-    """A POST-only change by a director; a TournamentError becomes a message, nothing saved."""
+    """A POST-only change by a director, counted as a director's click (settings.RATE_LIMITS);
+    a TournamentError becomes a message, nothing saved."""
 
     @require_POST
+    @limit("director")
     @wraps(view)
     def wrapper(request: HttpRequest, pk: int, *args, **kwargs):
         tournament = _get_tournament_for_director(request, pk)
@@ -368,6 +370,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
     return render(request, template, {"form": form, "tournament": None})
 
 
+@limit("director")
 def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _get_tournament_for_director(request, pk)
     if request.method == "POST":
@@ -389,6 +392,7 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "tournaments/form.html", {"form": form, "tournament": tournament})
 
 
+@limit("director")
 def directors(request: HttpRequest, pk: int) -> HttpResponse:
     """The creator adds or removes co-directors."""
     tournament = _get_tournament(pk)
@@ -431,6 +435,7 @@ def directors(request: HttpRequest, pk: int) -> HttpResponse:
 # --- players -------------------------------------------------------------------------------
 
 
+@limit("director")
 def players(request: HttpRequest, pk: int) -> HttpResponse:
     """The director's list: add, import, check in, drop out."""
     tournament = _get_tournament_for_director(request, pk)
@@ -607,6 +612,7 @@ def entrant_action(request: HttpRequest, tournament: Tournament, entrant_pk: int
 
 @login_required
 @require_POST
+@limit("register")
 def register(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _get_tournament(pk)
     try:
@@ -620,6 +626,7 @@ def register(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@limit("register")
 def unregister(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _get_tournament(pk)
     entrant = tournament.entrants.filter(player__user=request.user).first()
@@ -649,6 +656,7 @@ def finish(request: HttpRequest, tournament: Tournament):
     return redirect(tournament)
 
 
+@limit("seating")
 @director_action
 def seat_round(request: HttpRequest, tournament: Tournament):
     round_ = services.seat_next_round(tournament=tournament, by=request.user)
@@ -656,6 +664,7 @@ def seat_round(request: HttpRequest, tournament: Tournament):
     return redirect("tournaments:round", pk=tournament.pk, number=round_.number)
 
 
+@limit("seating")
 @director_action
 def reseat_round(request: HttpRequest, tournament: Tournament, number: int):
     round_ = get_object_or_404(TournamentRound, tournament=tournament, number=number)
