@@ -258,17 +258,24 @@ ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 LOGIN_REDIRECT_URL = "/"
 LOGIN_URL = "account_login"
 
-# Failed logins (README, "Rate limits"). allauth counts them per client address ("ip") and per
-# "key", which our adapter makes the address and the login together (config/accounts.py), so
-# that a stranger guessing bob's password stops himself and not bob:
-# - 10 a minute from one address, whatever the accounts (allauth's default);
-# - 5 in 5 minutes from one address on one account (allauth's default per account, now per
-#   address too): at most 60 an hour from one address on one account;
-# - 1000 an hour on one account from all addresses together, a cap on guessing from many
-#   addresses at once. A stranger at one address adds at most 60 an hour to it, so locking bob
-#   out takes 17 addresses failing flat out for an hour. A successful login never counts.
+# Logins (README, "Rate limits"). allauth counts failed logins per "key", which our adapter
+# makes the client's address and the login together (config/accounts.py): a stranger guessing
+# bob's password stops himself and not bob, and nobody's failures refuse another account's
+# right password, however many people share the address (a club's Wi-Fi):
+# - login: 300 attempts in 10 minutes from one address, right or wrong (allauth's default is 30
+#   a minute): a club of a hundred, typos and all, logging in at the start of a night, but not a
+#   flood of password checks (each costs the server a password hash);
+# - login_failed: 5 failures in 5 minutes from one address on one account (allauth's default per
+#   account, now per address too; allauth's other default, 10 a minute per address whatever the
+#   account, is dropped: it refused a club's right passwords after ten typos): at most 60 an hour
+#   from one address on one account;
+# - login_failed_account: 1000 failures an hour on one account from all addresses together, a cap
+#   on guessing from many addresses at once. A stranger at one address adds at most 60 an hour
+#   to it, so locking bob out takes 17 addresses failing flat out for an hour. A successful
+#   login never counts as a failure.
 ACCOUNT_RATE_LIMITS = {
-    "login_failed": "10/m/ip,5/5m/key",
+    "login": "300/10m/ip",
+    "login_failed": "5/5m/key",
     "login_failed_account": "1000/h/key",
 }
 
