@@ -448,6 +448,10 @@ PERMISSIONS_POLICY = {"clipboard-write": ["self"]} | {
     )
 }
 
+# The CSRF cookie is for the server alone: pages send the token from their forms, or from
+# hx-headers on <body> (htmx, and static/js/outbox.js reads it there), never from the cookie.
+CSRF_COOKIE_HTTPONLY = True
+
 # Production hardening; each can be turned off when a proxy already does it.
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", "true")

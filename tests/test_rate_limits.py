@@ -1,6 +1,7 @@
-"""Login rate limits as deployed: per client behind a proxy, per client and account together
-(a stranger cannot lock anyone out), shared by the workers through Redis, and in front of the
-admin too."""
+"""Login rate limits as deployed: per client behind a proxy, failures per client and account
+together (a stranger cannot lock anyone out, and nobody's typos refuse another's right password
+at a club's one address), shared by the workers through Redis, and in front of the admin too.
+The CSRF cookie is the server's alone."""
 
 import re
 from urllib.parse import urlencode
@@ -255,4 +256,17 @@ def test_failed_logins_on_two_workers_add_up_to_one_limit(two_workers):
     assert LIMITED in post_login(first, tokens, "nobody", "203.0.113.7")
     assert LIMITED in post_login(second, tokens, "nobody", "203.0.113.7")
     # Another client behind the same proxy is not limited.
-    assert WRONG in post_login(second, tokens, "nobody-else", "198.51.100.20")
+    assert WRONG in post_login(second, tokens, "nobody", "198.51.100.20")
+
+
+# --- the CSRF cookie ----------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_csrf_cookie_is_not_for_scripts(client):
+    """Pages send the token from their forms or from hx-headers on <body>, never from the
+    cookie: a script on the page cannot read it (HttpOnly)."""
+    page = client.get(reverse("account_login"))
+    set_cookie = page.cookies["csrftoken"].output()
+    assert set_cookie.startswith("Set-Cookie: csrftoken=") and "; HttpOnly;" in set_cookie
+    assert 'hx-headers=\'{"X-CSRFToken": "' in page.content.decode()
