@@ -156,7 +156,8 @@ def _new_round_fields(request: HttpRequest, match: Match, sheet: Sheet, focus=Fa
     empty form is the same until the match changes, so a cached one needs neither the form nor
     the sheet's rounds."""
     key = (
-        f"games:round-fields:{match.pk}:{match.version}:{get_language()}:{audience.cache_key()}"
+        f"games:round-fields:{match.pk}:{match.version}:{get_language()}:"
+        f"{audience.cache_key(Match, match.pk)}"
         f"{':focus' if focus else ''}"
     )
     html = cache.get(key)

@@ -210,8 +210,8 @@ def _shareable(request: HttpRequest, table: PlayTable, error: str) -> bool:
 
 def _watched_board_key(pk: int, version: int) -> str:
     """Where the spectators' board of a version is kept: besides the version, it varies with
-    the language and which hidden names the viewer may read."""
-    return f"play:watched:{pk}:{version}:{get_language()}:{audience.cache_key()}"
+    the language, the names of the table's players and which hidden ones the viewer may read."""
+    return f"play:watched:{pk}:{version}:{get_language()}:{audience.cache_key(PlayTable, pk)}"
 
 
 @require_safe

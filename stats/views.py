@@ -55,7 +55,8 @@ def profile(request: HttpRequest, pk: int) -> HttpResponse:
     asked = hashlib.sha256(request.GET.urlencode().encode()).hexdigest()[:16]
     key = (
         f"stats:profile:{player.pk}:{asked}:{panels.results_version()}:"
-        f"{audience.cache_key()}:{get_language()}:{timezone.localdate().isoformat()}"
+        f"{audience.cache_key(Player, player.pk)}:{get_language()}:"
+        f"{timezone.localdate().isoformat()}"
     )
     body = cache.get(key)
     if body is None:
