@@ -42,7 +42,6 @@ from claims import changes, signals
 from claims.models import Claim
 from core.names import sort_key
 from games import owners
-from games.audience import names_changed
 from games.models import Match, Player, Seat
 from games.services import (
     NotAllowed,
@@ -52,6 +51,7 @@ from games.services import (
     mark_changed,
     own_player,
 )
+from games.visibility import names_changed
 
 log = logging.getLogger(__name__)
 
@@ -398,7 +398,8 @@ def _merge(guest: Player, target: Player) -> int:
     signals.players_merged.send(sender=Player, guest_id=guest_id, into=target)
     for _preset, first in sorted(firsts.items()):
         announce_results(first, first.finished_at, players=[guest_id])
-    names_changed()
+    # Every row of the guest is the account's now: the pages that show it show the account.
+    names_changed([target.pk])
     return seats
 
 
@@ -425,10 +426,13 @@ def set_private(*, player: Player, private: bool, by) -> None:
             player.save(update_fields=["private"])
             # The guests that stand in for the account at others' tables until it confirms
             # (games.services.players_for_names) carry its name: they hide or show with it.
-            Player.objects.filter(
-                user=None,
-                claims__user=by,
-                claims__kind=Claim.Kind.LINK,
-                claims__status=Claim.Status.PENDING,
-            ).update(private=private)
-            names_changed()
+            stand_ins = list(
+                Player.objects.filter(
+                    user=None,
+                    claims__user=by,
+                    claims__kind=Claim.Kind.LINK,
+                    claims__status=Claim.Status.PENDING,
+                ).values_list("pk", flat=True)
+            )
+            Player.objects.filter(pk__in=stand_ins).update(private=private)
+            names_changed([player.pk, *stand_ins])

@@ -8,7 +8,7 @@ from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from claims import notices, services
 from claims.models import Claim
@@ -23,6 +23,7 @@ PENDING_SHOWN = 200  # pending claims looked through for the ones a judge decide
 HISTORY = 50
 
 
+@require_safe
 @login_required
 def claims(request: HttpRequest) -> HttpResponse:
     """Claims waiting for this user's decision, links to confirm, and their own requests."""
@@ -90,6 +91,7 @@ def link(request: HttpRequest, guest: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@limit("decide")
 def decide(request: HttpRequest, pk: int) -> HttpResponse:
     claim = get_object_or_404(Claim.objects.select_related("user"), pk=_id(pk))
     approve = request.POST.get("decision") == "approve"
@@ -113,6 +115,7 @@ def decide(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@limit("withdraw")
 def withdraw(request: HttpRequest, pk: int) -> HttpResponse:
     claim = get_object_or_404(Claim, pk=_id(pk))
     try:
@@ -126,6 +129,7 @@ def withdraw(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@limit("privacy")
 def privacy(request: HttpRequest) -> HttpResponse:
     player = own_player(request.user)
     private = request.POST.get("private") == "on"

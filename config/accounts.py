@@ -7,12 +7,14 @@ alice is) and refused, naming the character as typed, when it holds anything inv
 
 Failed logins (settings.ACCOUNT_RATE_LIMITS; README, "Rate limits"):
 
-allauth counts failed logins per client address and per "key", the login typed (a username or
-an e-mail). Keyed by the login alone, five wrong passwords from anyone lock the account for
-everyone, its owner too. Here the key is the client's address and the login together, the way
-allauth's maintainer suggests (github.com/pennersr/django-allauth/issues/3584): a stranger
-guessing bob's password stops himself, and bob, at his own address, still logs in. A generous
-limit per account alone ("login_failed_account") still caps guessing from many addresses."""
+allauth counts failed logins per "key", the login typed (a username or an e-mail), and can count
+them per client address too. Keyed by the login alone, five wrong passwords from anyone lock the
+account for everyone, its owner too; counted per address alone, ten typos at a club's Wi-Fi
+refuse everyone's right password there. Here the key is the client's address and the login
+together, the way allauth's maintainer suggests (github.com/pennersr/django-allauth/issues/3584),
+and nothing counts failures per address alone: a stranger guessing bob's password stops himself,
+bob, at his own address, still logs in, and so does alice beside the stranger. A generous limit
+per account alone ("login_failed_account") still caps guessing from many addresses."""
 
 from __future__ import annotations
 

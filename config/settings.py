@@ -265,17 +265,24 @@ ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 LOGIN_REDIRECT_URL = "/"
 LOGIN_URL = "account_login"
 
-# Failed logins (README, "Rate limits"). allauth counts them per client address ("ip") and per
-# "key", which our adapter makes the address and the login together (config/accounts.py), so
-# that a stranger guessing bob's password stops himself and not bob:
-# - 10 a minute from one address, whatever the accounts (allauth's default);
-# - 5 in 5 minutes from one address on one account (allauth's default per account, now per
-#   address too): at most 60 an hour from one address on one account;
-# - 1000 an hour on one account from all addresses together, a cap on guessing from many
-#   addresses at once. A stranger at one address adds at most 60 an hour to it, so locking bob
-#   out takes 17 addresses failing flat out for an hour. A successful login never counts.
+# Logins (README, "Rate limits"). allauth counts failed logins per "key", which our adapter
+# makes the client's address and the login together (config/accounts.py): a stranger guessing
+# bob's password stops himself and not bob, and nobody's failures refuse another account's
+# right password, however many people share the address (a club's Wi-Fi):
+# - login: 300 attempts in 10 minutes from one address, right or wrong (allauth's default is 30
+#   a minute): a club of a hundred, typos and all, logging in at the start of a night, but not a
+#   flood of password checks (each costs the server a password hash);
+# - login_failed: 5 failures in 5 minutes from one address on one account (allauth's default per
+#   account, now per address too; allauth's other default, 10 a minute per address whatever the
+#   account, is dropped: it refused a club's right passwords after ten typos): at most 60 an hour
+#   from one address on one account;
+# - login_failed_account: 1000 failures an hour on one account from all addresses together, a cap
+#   on guessing from many addresses at once. A stranger at one address adds at most 60 an hour
+#   to it, so locking bob out takes 17 addresses failing flat out for an hour. A successful
+#   login never counts as a failure.
 ACCOUNT_RATE_LIMITS = {
-    "login_failed": "10/m/ip,5/5m/key",
+    "login": "300/10m/ip",
+    "login_failed": "5/5m/key",
     "login_failed_account": "1000/h/key",
 }
 
@@ -290,20 +297,62 @@ if "ALLAUTH_TRUSTED_PROXY_COUNT" in os.environ:
 if os.environ.get("ALLAUTH_TRUSTED_CLIENT_IP_HEADER"):
     ALLAUTH_TRUSTED_CLIENT_IP_HEADER = os.environ["ALLAUTH_TRUSTED_CLIENT_IP_HEADER"]
 
-# Rate limits on creating things (core/limits.py, django-ratelimit): posts per account (per
-# client address, found as allauth finds it, for someone not signed in) in fixed windows,
-# counted in the shared cache so that every app server counts together. Each is far above what
-# a real evening needs (README, "Rate limits"); DJANGO_RATE_LIMITS changes any of them, e.g.
-# DJANGO_RATE_LIMITS="round=900/h,match=60/h".
+# Rate limits on every post that changes something (core/limits.py, django-ratelimit): posts per
+# account (per client address, found as allauth finds it, for someone not signed in) in fixed
+# windows, counted in the shared cache so that every app server counts together. Refused posts
+# count too: a flood is as costly refused as accepted. Each rate is above what a person does at
+# the pace of play and below a flood, a script posting as fast as the server answers (README,
+# "Rate limits"); DJANGO_RATE_LIMITS changes any of them, e.g. DJANGO_RATE_LIMITS="round=900/h".
 RATE_LIMITS = env_rates(
     "DJANGO_RATE_LIMITS",
     {
+        # Creating things: a real evening needs a fraction of these.
         "match": "30/h",  # score sheets started (new match, rematch)
         "table": "30/h",  # played tables opened (new table, rematch)
         "join": "60/h",  # seats taken at played tables
         "claim": "20/h",  # claims of guest profiles (asked, or linked to an account)
-        "round": "600/h",  # rounds saved on score sheets, from the form or a phone's outbox
+        # Rounds saved from the form or a phone's outbox: three tables kept at once, a round a
+        # minute each, plus an outbox of 30 rounds sent at once.
+        "round": "600/h",
         "tournament": "10/h",  # tournaments created
+        # Playing: cards, draws and passes at played tables. A bot answers a move after 0.7 s,
+        # so one person makes at most ~40 a minute at one table, flat out; 90 is one and a half
+        # a second for a whole minute, and stops a script before its hundredth.
+        "move": "90/m",
+        # The next deal and the rest of a round fast-forwarded among bots: once each a round,
+        # and a round takes longer than the ten seconds 30 a minute would leave it.
+        "deal": "30/m",
+        # Leaving a played table or a score sheet, or coming back to a table from a stand-in:
+        # a person does each a few times an evening.
+        "leave": "30/h",
+        # Live previews of a round on the form: one each time typing pauses (350 ms) or a field
+        # is left; a person typing flat out sends about one a second, 90 a minute is more than
+        # anyone keeps up for a whole minute while also saving rounds.
+        "preview": "90/m",
+        # Rounds changed or deleted (each a correction row, the match scored again): a
+        # correction a minute for an hour, ten times what a director's evening of 40 tables
+        # needs.
+        "correction": "60/h",
+        "scorekeeper": "60/h",  # scorekeepers added or removed (a few per sheet)
+        "rated": "30/h",  # a sheet counted in the ratings or not (rates its pool again)
+        "delete": "30/h",  # score sheets deleted: as many as may be started (rates again)
+        # Hiding one's name or showing it again: each moves the cached pages that show it.
+        "privacy": "20/h",
+        # Claims decided: a keeper whose hundred guests all claim their names on one night
+        # decides them within the hour.
+        "decide": "120/h",
+        "withdraw": "40/h",  # claims withdrawn: twice as many as may be sent
+        "register": "30/h",  # registering for tournaments or leaving them
+        # A director's clicks on their tournament (players, check-ins, tables closed, swaps,
+        # clocks, settings, co-directors): one a second for a whole minute is beyond anyone,
+        # and a round's 40 tables closed at its end fit in one.
+        "director": "60/m",
+        # Rounds seated or seated again (each makes every table's match anew): a tournament
+        # has a few rounds; also counted as a director's click.
+        "seating": "30/h",
+        # The language switched: a club of a hundred behind one address (per address for
+        # someone not signed in) does not switch it together more than once a minute.
+        "language": "60/m",
     },
 )
 RATELIMIT_VIEW = "config.views.rate_limited"
@@ -405,6 +454,10 @@ PERMISSIONS_POLICY = {"clipboard-write": ["self"]} | {
         "xr-spatial-tracking",
     )
 }
+
+# The CSRF cookie is for the server alone: pages send the token from their forms, or from
+# hx-headers on <body> (htmx, and static/js/outbox.js reads it there), never from the cookie.
+CSRF_COOKIE_HTTPONLY = True
 
 # Production hardening; each can be turned off when a proxy already does it.
 if not DEBUG:

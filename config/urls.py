@@ -4,8 +4,10 @@
 from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.urls import include, path
+from django.views.i18n import set_language
 
 from config import views
+from core.limits import limit
 
 # The admin logs in through the site's login page, behind allauth's rate limits; its own
 # login form has none.
@@ -20,7 +22,8 @@ urlpatterns = [
     path("tournaments/", include("tournaments.urls")),
     path("players/", include("stats.urls")),
     path("accounts/", include("allauth.urls")),
-    path("i18n/", include("django.conf.urls.i18n")),
+    # Django's own language switch, with a limit like every other post.
+    path("i18n/setlang/", limit("language")(set_language), name="set_language"),
     path("admin/", admin.site.urls),
 ]
 

@@ -10,6 +10,7 @@ from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
+from django.views.decorators.http import require_safe
 
 from games import owners
 from games.models import Match
@@ -17,6 +18,7 @@ from tournaments.models import Tournament
 from tournaments.services import seats_now
 
 
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     mine = owners.label(list(Match.objects.for_user(request.user).with_seats()[:5]))
     recent = Match.objects.casual().with_seats()[:10]
@@ -52,7 +54,8 @@ def _referring_path(request: HttpRequest) -> str:
     return "/"
 
 
-# What a post over its rate limit did not do, by the group of core/limits.py.
+# What a post over its rate limit did not do, by the group of core/limits.py (every group of
+# settings.RATE_LIMITS has one: tests/test_write_limits.py).
 NOT_DONE = {
     "match": gettext_lazy(
         "You have started too many matches in a short time: this one was not started."
@@ -67,6 +70,50 @@ NOT_DONE = {
     ),
     "tournament": gettext_lazy(
         "You have created too many tournaments in a short time: this one was not created."
+    ),
+    "move": gettext_lazy("You have made too many moves in a short time: this one was not made."),
+    "deal": gettext_lazy(
+        "You have started or fast-forwarded too many rounds in a short time: this was not done."
+    ),
+    "leave": gettext_lazy(
+        "You have left or come back too often in a short time: this was not done."
+    ),
+    "preview": gettext_lazy(
+        "You have asked for too many previews in a short time: this one was not shown."
+    ),
+    "correction": gettext_lazy(
+        "You have corrected too many rounds in a short time: this correction was not made."
+    ),
+    "scorekeeper": gettext_lazy(
+        "You have changed the scorekeepers too often in a short time: this change was not made."
+    ),
+    "rated": gettext_lazy(
+        "You have changed whether matches count in the ratings too often in a short time: this "
+        "change was not made."
+    ),
+    "delete": gettext_lazy(
+        "You have deleted too many matches in a short time: this one was not deleted."
+    ),
+    "privacy": gettext_lazy(
+        "You have changed who sees your name too often in a short time: this change was not made."
+    ),
+    "decide": gettext_lazy(
+        "You have decided too many claims in a short time: this one was not decided."
+    ),
+    "withdraw": gettext_lazy(
+        "You have withdrawn too many claims in a short time: this one was not withdrawn."
+    ),
+    "register": gettext_lazy(
+        "You have registered for or left tournaments too often in a short time: this was not done."
+    ),
+    "director": gettext_lazy(
+        "You have made too many changes to tournaments in a short time: this one was not made."
+    ),
+    "seating": gettext_lazy(
+        "You have seated too many rounds in a short time: this one was not seated."
+    ),
+    "language": gettext_lazy(
+        "You have switched the language too often in a short time: it was not switched."
     ),
 }
 

@@ -1,5 +1,7 @@
-"""Rate limits on creating things: score sheets, played tables, seats, claims, rounds and
-tournaments (settings.RATE_LIMITS; README, "Rate limits").
+"""Rate limits on every post that changes something: creating score sheets, tables and
+tournaments, saving and correcting rounds, moves, claims, privacy, a director's clicks...
+(settings.RATE_LIMITS; README, "Rate limits"). A view that takes posts either has a `limit` or
+refuses them (`require_safe`): tests/test_write_limits.py walks the URL conf for it.
 
 The counting is django-ratelimit's, in the default cache (Redis in production, so every app
 server counts together). This module only says what counts and what a limited visitor is told:
@@ -41,8 +43,9 @@ def rate(group: str, request: HttpRequest) -> str:
 
 def limit(group: str, *, counts: Callable[[HttpRequest], bool] | None = None):
     """Posts to the decorated view count against `group`'s rate, per account (per client
-    address for someone not signed in); `counts` leaves out the posts that create nothing
-    (a round's preview). Over the rate, the view is not run."""
+    address for someone not signed in), whether the view then accepts them or not; `counts`
+    picks the posts of this group where one view serves two (a round saved, a round
+    previewed: a decorator each). Over the rate, the view is not run."""
     if group not in settings.RATE_LIMITS:
         raise ImproperlyConfigured(f"settings.RATE_LIMITS has no rate for {group!r}")
 

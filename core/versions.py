@@ -1,11 +1,12 @@
 """The versions pages and caches key on: a row's own (a match's, a tournament's), read in one
-plain query, and those kept in the shared cache for what has no row of its own to carry one
-(what every player shows of their name, the claims waiting). What was cached under a version
-is read again once it moves."""
+plain query, and those kept in the shared cache for what a row's own version does not follow
+(the names a page shows, whether anyone hides theirs, the claims waiting). What was cached
+under a version is read again once it moves."""
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterable
 
 from django.core.cache import cache
 from django.db import connection, models
@@ -26,17 +27,24 @@ def version_of(model: type[models.Model], pk: int) -> int | None:
     return None if row is None else row[0]
 
 
-def current(key: str) -> str:
-    """The version under `key`, made (once, whoever asks first) if there is none yet."""
+def current(key: str, timeout: int | None = None) -> str:
+    """The version under `key`, made (once, whoever asks first) if there is none yet. One
+    lost or expired is made anew, never one it had before: what was cached under the old one
+    is not read again."""
     version = cache.get(key)
     if version is None:
-        cache.add(key, _new(), None)
+        cache.add(key, _new(), timeout)
         version = cache.get(key)
     return version
 
 
 def move(key: str) -> None:
     cache.set(key, _new(), None)
+
+
+def move_all(keys: Iterable[str], timeout: int | None = None) -> None:
+    """Move the versions under `keys` at once (one round trip to the cache)."""
+    cache.set_many({key: _new() for key in keys}, timeout)
 
 
 def _new() -> str:

@@ -2,8 +2,8 @@
 
 from django.contrib import admin
 
-from games import audience
 from games.models import Entry, Match, Player, Round, Seat
+from games.visibility import names_changed
 
 
 @admin.register(Player)
@@ -17,7 +17,7 @@ class PlayerAdmin(admin.ModelAdmin):
         # What a player shows of their name (hidden or not, and which): the pages cached
         # with names are read again.
         if {"name", "private", "user"} & set(form.changed_data):
-            audience.names_changed()
+            names_changed([obj.pk])
 
 
 class SeatInline(admin.TabularInline):

@@ -14,28 +14,35 @@ module, are not imported by it. Outside a request (management commands, the shel
 is shown. The hidden players this viewer may see are worked out once for the
 request, and only when a hidden name is about to be shown or a cached fragment asks for its key:
 nothing for a visitor who is not signed in, nothing while nobody hides (whether anyone does is
-kept in the cache for each names version), one query otherwise.
+kept in the cache until a name changes: games.visibility), one query otherwise.
 
-Cached fragments that hold names vary on `cache_key()`: the names version and a digest of the
-hidden players this viewer may see, so that one viewer's names never reach another's page. That
-set is read afresh for every request, so that someone who sits down with a hidden player (or
+Cached fragments that hold names vary on `cache_key(model, pk)`: the names version of the page
+they belong to (a match's, a played table's, a tournament's, a player's profile) and a digest of
+the hidden players this viewer may see, so that one viewer's names never reach another's page.
+That set is read afresh for every request, so that someone who sits down with a hidden player (or
 enters a tournament, or becomes a director) needs no version to move: their key changes with it.
+A page's names version moves when a player it shows changes what they show (hides, shows,
+is renamed or merged: games.visibility.names_changed), and only then: one player's change leaves
+every other page's fragments in the cache.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from django.db import transaction
 from django.utils.translation import gettext
 
 from core import versions
 from games.bot_names import bot_name
 
-NAMES_VERSION_KEY = "games:names-version"
+# The names version of the page of a row: "games:names:games.match:12".
+NAMES_VERSION_KEY = "games:names:{page}"
+# Longer than anything is cached under one (a day). A version lost or expired is made anew, never
+# one it had before, so that nothing cached under an older one is read.
+NAMES_VERSION_SECONDS = 7 * 24 * 3600
 
 
 class _Viewer:
@@ -43,12 +50,14 @@ class _Viewer:
     (a poll answered 204) never reads its session or account for this. `find` works out the
     hidden players they may see (games.visibility, which reads the models)."""
 
-    __slots__ = ("_find", "_known", "_seen")
+    __slots__ = ("_find", "_known", "_seen", "versions")
 
     def __init__(self, find: Callable[[], frozenset[int] | None]) -> None:
         self._find = find
         self._seen: frozenset[int] | None = None
         self._known = False
+        # The names versions read for this request: each page's once, however many fragments.
+        self.versions: dict[str, str] = {}
 
     def seen(self) -> frozenset[int] | None:
         """The ids of the hidden players this viewer may see; None: every one."""
@@ -101,47 +110,61 @@ def looking(find: Callable[[], frozenset[int] | None]) -> Iterator[None]:
         _viewer.reset(token)
 
 
-def names_version() -> str:
-    """A version of what every player shows of their name (it moves when one hides or shows
-    it, or a guest is merged); cached pages that list names key on it."""
-    return versions.current(NAMES_VERSION_KEY)
+def page(model: type, pk: int) -> str:
+    """The page of a row that shows names, as its names version is kept: "games.match:12"."""
+    return f"{model._meta.label_lower}:{pk}"
 
 
-def names_changed() -> None:
-    """What a player shows of their name changed: moved now, so that nothing cached before the
-    change is read after it, and again once the change is committed, so that a page cached in
-    between (from the old rows) is not read either."""
-    versions.move(NAMES_VERSION_KEY)
-    transaction.on_commit(lambda: versions.move(NAMES_VERSION_KEY))
+def names_version(model: type, pk: int) -> str:
+    """The version of the names the page of this row shows (a Match, a PlayTable, a Tournament,
+    a Player's profile); read once a request."""
+    key = NAMES_VERSION_KEY.format(page=page(model, pk))
+    viewer = _viewer.get()
+    if viewer is None:
+        return versions.current(key, NAMES_VERSION_SECONDS)
+    if key not in viewer.versions:
+        viewer.versions[key] = versions.current(key, NAMES_VERSION_SECONDS)
+    return viewer.versions[key]
 
 
-def cache_key() -> str:
-    """What a cached fragment holding names varies on: the names version and which hidden
-    players the person looking may see ("all", "none", or a digest of their ids)."""
-    version = names_version()
+def move_names(pages: Iterable[str]) -> None:
+    """The names these pages show changed (games.visibility.names_changed finds the pages)."""
+    versions.move_all(
+        (NAMES_VERSION_KEY.format(page=shown) for shown in pages), NAMES_VERSION_SECONDS
+    )
+
+
+def viewer_key() -> str:
+    """Which hidden players the person looking may see: "all", "none", or a digest of their ids."""
     ids = seen()
     if ids is None:
-        shown = "all"
-    elif not ids:
-        shown = "none"
-    else:
-        listed = ",".join(map(str, sorted(ids)))
-        shown = hashlib.sha256(listed.encode()).hexdigest()[:20]
-    return f"{shown}:{version}"
+        return "all"
+    if not ids:
+        return "none"
+    listed = ",".join(map(str, sorted(ids)))
+    return hashlib.sha256(listed.encode()).hexdigest()[:20]
+
+
+def cache_key(model: type, pk: int) -> str:
+    """What a cached fragment of the page of this row holding names varies on: the page's names
+    version and which hidden players the person looking may see."""
+    return f"{viewer_key()}:{names_version(model, pk)}"
 
 
 class CacheKey:
-    """`cache_key()` for templates, worked out once, when a {% cache %} tag first uses it."""
+    """`viewer_key()` for templates, worked out once, when a {% cache %} tag first uses it."""
 
     def __init__(self) -> None:
         self._key: str | None = None
 
     def __str__(self) -> str:
         if self._key is None:
-            self._key = cache_key()
+            self._key = viewer_key()
         return self._key
 
 
 def context(request) -> dict:
-    """`names_key` for {% cache %} tags of fragments that show names."""
+    """`names_key` for {% cache %} tags of fragments that show names: which hidden names the
+    viewer may read. The tag adds its page's names version: `{{ match|names_version }}` ({%
+    load players %})."""
     return {"names_key": CacheKey()}

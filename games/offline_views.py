@@ -5,8 +5,10 @@ page while the network is down. Rounds entered offline are sent by `views.round_
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_safe
 
 
+@require_safe
 @cache_control(no_cache=True)
 def service_worker(request: HttpRequest) -> HttpResponse:
     """Served from the root so that its scope covers every sheet; a browser checks it for a
@@ -14,6 +16,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     return render(request, "games/sw.js", content_type="text/javascript")
 
 
+@require_safe
 def offline(request: HttpRequest) -> HttpResponse:
     """What the service worker shows for a page it has no copy of while the network is down
     (kept when the worker is installed): the sheets it does have, found on the phone."""

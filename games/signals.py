@@ -30,6 +30,11 @@ the players of the matches they sat at, created or keep score of (games.audience
 returns a queryset of player ids, a single column (`.values("player_id")`: a tournament's
 entrants, for its creator and directors), which is read in the same query as the rest."""
 
+pages_showing_players = Signal()
+"""Asked which pages of rows other than matches and profiles show `players` (ids): a receiver
+returns (model, pk) pairs (a played table, a tournament), whose cached names then move with
+theirs (games.visibility.names_changed)."""
+
 account_named = Signal()
 """Sent when a scorekeeper (`by`) names another account (`user`) at their table and the account
 does not count their tables (`tables_counted`): `guest`, a guest of `by` with the account's

@@ -13,7 +13,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRefresh
 
@@ -63,6 +63,7 @@ def _posted_int(request: HttpRequest, name: str) -> int | None:
     return value if 0 <= value < 2**31 else None
 
 
+@require_safe
 @vary_on_headers("HX-Request")
 def match_list(request: HttpRequest) -> HttpResponse:
     """Matches: mine, recent score sheets or tournament tables; running or finished; found by
@@ -155,7 +156,8 @@ def _new_round_fields(request: HttpRequest, match: Match, sheet: Sheet, focus=Fa
     empty form is the same until the match changes, so a cached one needs neither the form nor
     the sheet's rounds."""
     key = (
-        f"games:round-fields:{match.pk}:{match.version}:{get_language()}:{audience.cache_key()}"
+        f"games:round-fields:{match.pk}:{match.version}:{get_language()}:"
+        f"{audience.cache_key(Match, match.pk)}"
         f"{':focus' if focus else ''}"
     )
     html = cache.get(key)
@@ -179,6 +181,7 @@ def _new_round_form(match: Match, sheet: Sheet, data=None) -> RoundForm:
     )
 
 
+@require_safe
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     match = _get_match(pk)
     # Back from saving a round without htmx (the form posted, the sheet redirected here): the
@@ -198,6 +201,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@limit("leave")
 def leave(request: HttpRequest, pk: int) -> HttpResponse:
     match = _get_match(pk)
     try:
@@ -212,6 +216,7 @@ def leave(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("games:match_list")
 
 
+@require_safe
 def rules(request: HttpRequest) -> HttpResponse:
     """The game's rules, the three presets side by side and the card notation."""
     context = {
@@ -231,6 +236,7 @@ def rules(request: HttpRequest) -> HttpResponse:
     return render(request, "games/rules.html", context)
 
 
+@require_safe
 @vary_on_headers("HX-Request")
 def match_live(request: HttpRequest, pk: int) -> HttpResponse:
     """Read-only, large, refreshing itself: for a TV at the club or the other players' phones.
@@ -248,6 +254,7 @@ def match_live(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, template, context)
 
 
+@require_safe
 def match_history(request: HttpRequest, pk: int) -> HttpResponse:
     """Every correction of the match's rounds: who, when, before and after."""
     match = _get_match(pk)
@@ -302,8 +309,13 @@ def _saving(request: HttpRequest) -> bool:
     return request.POST.get("action") != "preview"
 
 
+def _previewing(request: HttpRequest) -> bool:
+    return not _saving(request)
+
+
 @require_POST
 @limit("round", counts=_saving)
+@limit("preview", counts=_previewing)
 def round_new(request: HttpRequest, pk: int) -> HttpResponse:
     match = _get_match_for_edit(request, pk)
     sheet = Sheet(match)
@@ -403,6 +415,8 @@ def _edit_form(round_: Round, data=None) -> RoundForm:
     )
 
 
+@limit("correction", counts=_saving)
+@limit("preview", counts=_previewing)
 def round_edit(request: HttpRequest, pk: int, round_id: int) -> HttpResponse:
     match = _get_match_for_edit(request, pk)
     round_ = _round_or_none(match, round_id)
@@ -455,6 +469,7 @@ def round_edit(request: HttpRequest, pk: int, round_id: int) -> HttpResponse:
     return render(request, "games/round_edit.html", context)
 
 
+@limit("correction")
 def round_delete(request: HttpRequest, pk: int, round_id: int) -> HttpResponse:
     match = _get_match_for_edit(request, pk)
     round_ = _round_or_none(match, round_id)
@@ -506,6 +521,7 @@ def round_delete(request: HttpRequest, pk: int, round_id: int) -> HttpResponse:
 
 
 @require_POST
+@limit("rated")
 def set_rated(request: HttpRequest, pk: int) -> HttpResponse:
     """The creator counts a score sheet in the ratings or keeps it out (a practice match)."""
     match = _get_match_for_creator(request, pk)
@@ -553,6 +569,7 @@ def _say_who_is_asked(request: HttpRequest, match: Match) -> None:
         )
 
 
+@limit("scorekeeper")
 def scorekeepers(request: HttpRequest, pk: int) -> HttpResponse:
     """The creator adds or removes the accounts that may keep this match's score."""
     match = _get_match_for_creator(request, pk)
@@ -591,6 +608,7 @@ def scorekeepers(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+@limit("delete")
 def match_delete(request: HttpRequest, pk: int) -> HttpResponse:
     match = _get_match_for_creator(request, pk)
     if request.method == "POST":

@@ -11,6 +11,7 @@ class PlayConfig(AppConfig):
     def ready(self) -> None:
         from games import owners
         from games.models import Match
+        from play import signals  # noqa: F401 - its receivers connect
         from play.owner import PlayedTables
 
         owners.register(Match.Kind.ONLINE, PlayedTables())

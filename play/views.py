@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from cards101.engine import IllegalMove, Move
@@ -54,6 +54,7 @@ class LobbyRow:
     my_move: bool
 
 
+@require_safe
 def lobby(request: HttpRequest) -> HttpResponse:
     """Tables I sit at (not those I resigned and left), those where it is my move first, and
     public tables waiting for players."""
@@ -122,6 +123,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
     return render(request, template, {"form": form})
 
 
+@require_safe
 def join_link(request: HttpRequest, invite: str) -> HttpResponse:
     """The invitation link: the table, and a button to take a seat."""
     table = get_object_or_404(PlayTable, invite=invite)
@@ -140,6 +142,7 @@ def join(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(table)
 
 
+@require_safe
 @vary_on_headers("HX-Request")
 def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """The board. A fetch by htmx naming the version it shows (after an event, or the slow
@@ -215,10 +218,11 @@ def _shareable(request: HttpRequest, table: PlayTable, error: str) -> bool:
 
 def _watched_board_key(pk: int, version: int) -> str:
     """Where the spectators' board of a version is kept: besides the version, it varies with
-    the language and which hidden names the viewer may read."""
-    return f"play:watched:{pk}:{version}:{get_language()}:{audience.cache_key()}"
+    the language, the names of the table's players and which hidden ones the viewer may read."""
+    return f"play:watched:{pk}:{version}:{get_language()}:{audience.cache_key(PlayTable, pk)}"
 
 
+@require_safe
 def chances(request: HttpRequest, pk: int) -> HttpResponse:
     """What statistics say of the table's match, for the board at a round's end (loaded after
     it): the chances to win as the totals now stand, or, after the match, how the ratings
@@ -237,6 +241,7 @@ def _ranking(table: PlayTable) -> list[Seat]:
 
 @login_required
 @require_POST
+@limit("move")
 def move(request: HttpRequest, pk: int) -> HttpResponse:
     """A move: the board as the service left it (each part of the table read once, under its
     lock), or as it is now with why the move was refused."""
@@ -280,6 +285,7 @@ def _posted_move(request: HttpRequest) -> Move:
 
 @login_required
 @require_POST
+@limit("leave")
 def come_back(request: HttpRequest, pk: int) -> HttpResponse:
     table = _get_table(pk)
     try:
@@ -291,6 +297,7 @@ def come_back(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@limit("leave")
 def leave(request: HttpRequest, pk: int) -> HttpResponse:
     """Leave a table waiting for players (back to the lobby), or resign from one in play (its
     page then says so, as anyone watching sees it)."""
@@ -311,6 +318,7 @@ def leave(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@limit("deal")
 def fast_forward(request: HttpRequest, pk: int) -> HttpResponse:
     """The rest of the round played at once, for someone out of it among bots."""
     return _on_version(request, pk, services.fast_forward)
@@ -335,6 +343,7 @@ def _on_version(request: HttpRequest, pk: int, change) -> HttpResponse:
 
 @login_required
 @require_POST
+@limit("deal")
 def next_round(request: HttpRequest, pk: int) -> HttpResponse:
     return _on_version(request, pk, services.next_round)
 
@@ -353,6 +362,7 @@ def rematch(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(new)
 
 
+@require_safe
 def replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """A finished round, move by move, every hand shown at each step to whoever looks (its
     hands were shown to the table at its end). A round still being played is not found."""

@@ -31,7 +31,9 @@ def match_panel(match: Match, sheet: Sheet) -> str:
     seats, none when cached)."""
     if not match.rated:
         return ""
-    shown_to = f"{pool_version(match.preset)}:{audience.cache_key()}:{get_language()}"
+    shown_to = (
+        f"{pool_version(match.preset)}:{audience.cache_key(Match, match.pk)}:{get_language()}"
+    )
     if match.is_finished:
         return cache.get_or_set(
             f"stats:moves:{match.pk}:{match.version}:{shown_to}", partial(_moves, match, sheet)

@@ -11,6 +11,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import get_language
+from django.views.decorators.http import require_safe
 
 from claims.claim_panel import claim_panel
 from claims.models import Claim
@@ -31,6 +32,7 @@ SEARCH = 30  # players found by name
 PROFILE_CACHE_SECONDS = 3600
 
 
+@require_safe
 def profile(request: HttpRequest, pk: int) -> HttpResponse:
     """A player's figures, ratings, charts, matches and opponents under the filters asked for;
     cached until a finished result changes anywhere (and for the day: "today" moves)."""
@@ -53,7 +55,8 @@ def profile(request: HttpRequest, pk: int) -> HttpResponse:
     asked = hashlib.sha256(request.GET.urlencode().encode()).hexdigest()[:16]
     key = (
         f"stats:profile:{player.pk}:{asked}:{panels.results_version()}:"
-        f"{audience.cache_key()}:{get_language()}:{timezone.localdate().isoformat()}"
+        f"{audience.cache_key(Player, player.pk)}:{get_language()}:"
+        f"{timezone.localdate().isoformat()}"
     )
     body = cache.get(key)
     if body is None:
@@ -115,6 +118,7 @@ def _rating_chart(player: Player, pool: str | None, filters: queries.Filters):
     )
 
 
+@require_safe
 def head_to_head(request: HttpRequest, pk: int, other: int) -> HttpResponse:
     if pk == other or max(pk, other) > MAX_ID:
         raise Http404
@@ -141,6 +145,7 @@ def head_to_head(request: HttpRequest, pk: int, other: int) -> HttpResponse:
     return render(request, "stats/head_to_head.html", context)
 
 
+@require_safe
 def leaderboard(request: HttpRequest) -> HttpResponse:
     """Ratings of one preset's pool, best first; provisional players apart; a name search."""
     form = LeaderboardForm(request.GET or None)
@@ -161,6 +166,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     return render(request, "stats/leaderboard.html", context)
 
 
+@require_safe
 def player_export(request: HttpRequest, pk: int, format: str) -> HttpResponse:
     """The player's finished matches as `matches.csv` or `matches.json`, under the filters."""
     player = get_object_or_404(Player, pk=pk)
@@ -178,6 +184,7 @@ def player_export(request: HttpRequest, pk: int, format: str) -> HttpResponse:
     return response
 
 
+@require_safe
 def leaderboard_export(request: HttpRequest) -> HttpResponse:
     response, writer = csv_response(request, "leaderboard.csv")
     exports.leaderboard_csv(writer)

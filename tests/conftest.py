@@ -2,6 +2,7 @@
 
 import threading
 
+import django_ratelimit.core
 import pytest
 from django.core.cache import cache
 from django.db import connection
@@ -9,6 +10,7 @@ from django.utils import translation
 
 from cards101.rules import PRESETS
 from games import services
+from tests.clock import Clock
 
 # Real app servers (gunicorn on the test database) for the tests that need two of them.
 pytest_plugins = ["tests.servers"]
@@ -25,6 +27,15 @@ def _generous_rate_limits(request, settings):
     # tests of the limits themselves (marked real_rate_limits) run with the site's own.
     if request.node.get_closest_marker("real_rate_limits") is None:
         settings.RATE_LIMITS = {group: "1000000/h" for group in settings.RATE_LIMITS}
+
+
+@pytest.fixture
+def limits_clock(monkeypatch) -> Clock:
+    """django-ratelimit's clock, stopped and moved by the test: a window never ends during a
+    test by chance, nor needs an hour of waiting."""
+    clock = Clock()
+    monkeypatch.setattr(django_ratelimit.core, "time", clock)
+    return clock
 
 
 @pytest.fixture(autouse=True)

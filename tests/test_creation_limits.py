@@ -43,11 +43,9 @@ QUIET_ROUND = [("out", "7♣"), ("hand", "9♠"), ("hand", "9♥")]
 
 
 @pytest.fixture(autouse=True)
-def clock(monkeypatch) -> Clock:
+def clock(limits_clock) -> Clock:
     """django-ratelimit's clock, stopped: an hour's window never ends during a test by chance."""
-    clock = Clock()
-    monkeypatch.setattr(django_ratelimit.core, "time", clock)
-    return clock
+    return limits_clock
 
 
 def assert_limited(response, not_done: str) -> None:

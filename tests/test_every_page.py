@@ -176,20 +176,25 @@ def _admin_states() -> dict[str, list[dict]]:
 STREAMS = {"play:events", "games:match_events", "tournaments:events"}
 
 
-def visits(world: World) -> list[str]:
+def named_visits(world: World) -> list[tuple[str, str]]:
+    """(URL name, path) of every visit of the walk: each URL once per state it is visited in."""
     known = states(world)
-    paths, unknown = [], []
+    found, unknown = [], []
     for _route, name, arguments in url_patterns():
         if name in STREAMS:
             continue
         if not arguments:
-            paths.append(reverse(name))
+            found.append((name, reverse(name)))
         elif name in known:
-            paths += [reverse(name, kwargs=kwargs) for kwargs in known[name]]
+            found += [(name, reverse(name, kwargs=kwargs)) for kwargs in known[name]]
         else:
             unknown.append(name)
     assert unknown == [], "URLs the walk cannot visit: say in states() which objects to use"
-    return paths
+    return found
+
+
+def visits(world: World) -> list[str]:
+    return [path for _name, path in named_visits(world)]
 
 
 NUMBER = r"-?\d+(?:\.\d+)?"

@@ -29,8 +29,8 @@ SHEET_CREATOR_CACHED = 3  # the match, the session, the account (the round form 
 # pending claims and links, and, when claims wait, the judges of their guests (2).
 WAITING = 1
 WAITING_WITH_CLAIMS = WAITING + 2
-# With the session and the account, whether anyone hides their name (read once for each names
-# version: the cache was emptied), and the top bar's count.
+# With the session and the account, whether anyone hides their name (read once until a name
+# changes: the cache was emptied), and the top bar's count.
 SHEET_CREATOR_UNCACHED = 5 + 1 + WAITING
 # The tournament page read from the cache: its row and its rounds (the standings and the current
 # round's tables are in the cached fragment); uncached, the standings and tables are read too.
@@ -149,7 +149,7 @@ def test_statistics_pages_cost_a_fixed_number_of_queries(
     assert response.content.decode().count("<tr>") >= matches
 
 
-# Signed in (session, user), whether anyone hides their name (read once for each names version),
+# Signed in (session, user), whether anyone hides their name (read once until a name changes),
 # the claim panel: the viewer's own claim, their player and whether they met the guest, the
 # guest's judges (its tournaments' creators and directors), the claims waiting for a judge, who
 # decides them (their players); and the top bar's count.

@@ -674,7 +674,8 @@ def standing_lines(tournament: Tournament) -> list[StandingLine]:
 def cached_standing_lines(tournament: Tournament) -> list[StandingLine]:
     """`standing_lines`, kept in the cache for the tournament's version (every change to it or
     its tables moves it) and the players' shown names."""
-    key = f"tournaments:standings:{tournament.pk}:{tournament.version}:{audience.names_version()}"
+    names = audience.names_version(Tournament, tournament.pk)
+    key = f"tournaments:standings:{tournament.pk}:{tournament.version}:{names}"
     lines = cache.get(key)
     if lines is None:
         lines = standing_lines(tournament)

@@ -1,14 +1,14 @@
 """What tournaments say about their entrants to the games and claims apps: their directors
-judge claims of their entrants and see the names of those who hide them, and one tournament
-cannot hold the same person twice."""
+judge claims of their entrants and see the names of those who hide them, their pages show
+their names, and one tournament cannot hold the same person twice."""
 
 from django.db.models import Q
 from django.dispatch import receiver
 from django.utils.translation import gettext as _
 
 from claims.signals import merging_players, player_judges, players_merged
-from games.signals import hidden_players_seen
-from tournaments.models import Entrant, Tournament
+from games.signals import hidden_players_seen, pages_showing_players
+from tournaments.models import Entrant, Table, Tournament
 
 
 @receiver(player_judges)
@@ -26,6 +26,16 @@ def directors_see_their_entrants(sender, *, user, **kwargs):
     """A tournament's creator and directors seat, check in and score its entrants by name."""
     directed = Q(tournament__created_by=user) | Q(tournament__directors=user)
     return Entrant.objects.filter(directed).values("player_id")
+
+
+@receiver(pages_showing_players)
+def tournaments_showing(sender, *, players: list[int], **kwargs) -> list[tuple[type, int]]:
+    """A tournament's page, standings and projector name its entrants and its tables' players."""
+    entered = Entrant.objects.filter(player__in=players).values_list("tournament_id", flat=True)
+    seated = Table.objects.filter(match__seats__player__in=players).values_list(
+        "round__tournament_id", flat=True
+    )
+    return [(Tournament, pk) for pk in {*entered, *seated}]
 
 
 @receiver(merging_players)

@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from core.exports import csv_response
@@ -56,9 +56,11 @@ def _get_tournament_for_director(request: HttpRequest, pk: int) -> Tournament:
 
 
 def director_action(view):
-    """A POST-only change by a director; a TournamentError becomes a message, nothing saved."""
+    """A POST-only change by a director, counted as a director's click (settings.RATE_LIMITS);
+    a TournamentError becomes a message, nothing saved."""
 
     @require_POST
+    @limit("director")
     @wraps(view)
     def wrapper(request: HttpRequest, pk: int, *args, **kwargs):
         tournament = _get_tournament_for_director(request, pk)
@@ -80,6 +82,7 @@ def _back_to(request: HttpRequest, fallback: Tournament) -> HttpResponse:
 # --- reading -------------------------------------------------------------------------------
 
 
+@require_safe
 def tournament_list(request: HttpRequest) -> HttpResponse:
     # Aggregating queries ignore Meta.ordering: the order is given again.
     tournaments = Tournament.objects.annotate(players=Count("entrants")).order_by("-date", "-pk")
@@ -160,6 +163,7 @@ def _tie_break_label(name: str) -> str:
     return str(TIE_BREAKS[name])
 
 
+@require_safe
 @vary_on_headers("HX-Request")
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     if unchanged(request, Tournament, pk):
@@ -176,6 +180,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
 PROJECTOR_LINES = 12
 
 
+@require_safe
 @vary_on_headers("HX-Request")
 def projector(request: HttpRequest, pk: int) -> HttpResponse:
     """Large type for a projector: standings, the current round's tables and its clock."""
@@ -214,6 +219,7 @@ def projector(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, template, context)
 
 
+@require_safe
 @vary_on_headers("HX-Request")
 def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     tournament = _get_tournament(pk)
@@ -242,6 +248,7 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     )
 
 
+@require_safe
 def table_cards(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """Printable cards, one per table: who sits where and the rules in force."""
     tournament = _get_tournament(pk)
@@ -258,6 +265,7 @@ def table_cards(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     )
 
 
+@require_safe
 def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _get_tournament(pk)
     response, writer = csv_response(request, f"tournament-{tournament.pk}-standings.csv")
@@ -287,6 +295,7 @@ def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
+@require_safe
 def results_csv(request: HttpRequest, pk: int) -> HttpResponse:
     """Every table's result: round, table, seat, player, place, the tournament points it earned,
     total, deals played."""
@@ -361,6 +370,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
     return render(request, template, {"form": form, "tournament": None})
 
 
+@limit("director")
 def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _get_tournament_for_director(request, pk)
     if request.method == "POST":
@@ -382,6 +392,7 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "tournaments/form.html", {"form": form, "tournament": tournament})
 
 
+@limit("director")
 def directors(request: HttpRequest, pk: int) -> HttpResponse:
     """The creator adds or removes co-directors."""
     tournament = _get_tournament(pk)
@@ -424,6 +435,7 @@ def directors(request: HttpRequest, pk: int) -> HttpResponse:
 # --- players -------------------------------------------------------------------------------
 
 
+@limit("director")
 def players(request: HttpRequest, pk: int) -> HttpResponse:
     """The director's list: add, import, check in, drop out."""
     tournament = _get_tournament_for_director(request, pk)
@@ -600,6 +612,7 @@ def entrant_action(request: HttpRequest, tournament: Tournament, entrant_pk: int
 
 @login_required
 @require_POST
+@limit("register")
 def register(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _get_tournament(pk)
     try:
@@ -613,6 +626,7 @@ def register(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@limit("register")
 def unregister(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _get_tournament(pk)
     entrant = tournament.entrants.filter(player__user=request.user).first()
@@ -642,6 +656,7 @@ def finish(request: HttpRequest, tournament: Tournament):
     return redirect(tournament)
 
 
+@limit("seating")
 @director_action
 def seat_round(request: HttpRequest, tournament: Tournament):
     round_ = services.seat_next_round(tournament=tournament, by=request.user)
@@ -649,6 +664,7 @@ def seat_round(request: HttpRequest, tournament: Tournament):
     return redirect("tournaments:round", pk=tournament.pk, number=round_.number)
 
 
+@limit("seating")
 @director_action
 def reseat_round(request: HttpRequest, tournament: Tournament, number: int):
     round_ = get_object_or_404(TournamentRound, tournament=tournament, number=number)

@@ -1,9 +1,10 @@
-"""{% load players %}: a player's name linked to their page, where an app provides one."""
+"""{% load players %}: a player's name linked to their page, where an app provides one; the
+names version of a page, for the {% cache %} tags of fragments that show names."""
 
 from django import template
 from django.utils.html import format_html
 
-from games import extensions
+from games import audience, extensions
 
 register = template.Library()
 
@@ -18,3 +19,11 @@ def player_link(player) -> str:
     return format_html(
         '<a class="player-link pname" href="{}" title="{}">{}</a>', url, player, player
     )
+
+
+@register.filter
+def names_version(shown_on) -> str:
+    """`{% cache ... names_key match|names_version %}`: the names version of the page of
+    `shown_on` (a match, a tournament), which moves when a player it shows hides or shows their
+    name (games.audience)."""
+    return audience.names_version(type(shown_on), shown_on.pk)

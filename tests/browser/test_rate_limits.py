@@ -1,17 +1,27 @@
 """A round over the rate limit in a real browser: saved from the form, the sheet says so at the
 top and keeps what was typed; sent from the phone's outbox, the round waits on the phone and is
-sent by itself once the limit's hour has passed. Never lost, never a dead end."""
+sent by itself once the limit's hour has passed. Never lost, never a dead end. A move over the
+limit at a played table says so at the top of the page, over the board as it was."""
+
+import itertools
+import re
 
 import django_ratelimit.core
 import pytest
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import cut_network, restore_network
+from cards101.engine import Game
+from cards101.rules import PRESETS
+from play import services as play
+from play.models import PlayTable
+from tests.browser.conftest import cut_network, in_both_languages, restore_network
 from tests.browser.test_club_night import enter_deal, wait_for_the_kept_copy
+from tests.browser.test_play import WORDS, take_my_turn
 from tests.clock import Clock
 from tests.conftest import make_match
 from tests.test_creation_limits import ROUNDS
+from tests.test_write_limits import MOVES_A_MINUTE
 
 pytestmark = [
     pytest.mark.browser,
@@ -105,6 +115,48 @@ def test_a_round_from_the_outbox_over_the_limit_waits_on_the_phone_and_goes_late
     expect(page.locator("#outbox")).to_be_hidden()
     expect(status).to_contain_text(t("Sent from this phone: rounds %(rounds)s.", rounds="1"))
     assert match.rounds.count() == 1
+    assert [problem.split(" http")[0] for problem in problems] == [
+        "429 POST",
+        "console: Failed to load resource: the server responded with a status of 429 "
+        "(Too Many Requests)",
+    ]
+
+
+@in_both_languages
+def test_a_move_over_the_limit_is_refused_at_the_top_of_the_page_and_the_board_stays(
+    page: Page, problems: list[str], alice, log_in, client, clock, t, language
+):
+    seed = next(s for s in itertools.count() if Game.new(PRESETS["classic"], 2, s).to_move == 0)
+    table = play.create_table(
+        by=alice, preset="classic", variant=PRESETS["classic"], seats=["me", "greedy"], seed=seed
+    )
+    log_in(alice)
+    # The minute's moves used up by the same account elsewhere (refused ones count too).
+    move = reverse("play:move", args=[table.pk])
+    for _move in range(MOVES_A_MINUTE):
+        assert client.post(move, {"version": 0, "kind": "pass"}).status_code == 302
+    page.goto(table.get_absolute_url())
+    your_turn = page.locator("#board").get_by_role(
+        "heading", name=re.compile(f"^{WORDS[language]['your turn']}")
+    )
+    expect(your_turn).to_be_visible()
+    take_my_turn(page, WORDS[language])
+
+    notice = page.locator("#main > .messages[role=alert]")
+    expect(notice).to_contain_text(
+        t("You have made too many moves in a short time: this one was not made.")
+    )
+    expect(notice).to_contain_text(
+        t(
+            "Try again in %(minutes)s minute.",
+            plural="Try again in %(minutes)s minutes.",
+            count=1,
+            minutes=1,
+        )
+    )
+    # Nothing was played: the board is the one she had, still her turn.
+    expect(your_turn).to_be_visible()
+    assert PlayTable.objects.get(pk=table.pk).version == table.version
     assert [problem.split(" http")[0] for problem in problems] == [
         "429 POST",
         "console: Failed to load resource: the server responded with a status of 429 "
