@@ -34,6 +34,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import connection, connections, models, transaction
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.views.decorators.http import require_GET
 
 from core.limits import client_address
 from core.validators import MAX_ID
@@ -386,8 +387,9 @@ def events_view(model: type[models.Model]):
         return response
 
     events_of_row.__name__ = events_of_row.__qualname__ = f"{model._meta.model_name}_events"
-    events_of_row.live_model = model
-    return events_of_row
+    view = require_GET(events_of_row)
+    view.live_model = model
+    return view
 
 
 # Besides the type: no cache, and nginx passes each event on at once.

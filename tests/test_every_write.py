@@ -112,6 +112,18 @@ def test_the_walk_posts_to_every_page_and_every_form(world):
     assert "set_language" in names and not STREAMS & names
 
 
+def test_event_streams_refuse_posts(client, world):
+    """The walk leaves out the streams (a GET never ends); a post to one changes nothing."""
+    match, table = world.matches["running"], next(iter(world.tables.values()))
+    paths = [
+        reverse("games:match_events", args=[match.pk]),
+        reverse("play:events", args=[table.pk]),
+        reverse("tournaments:events", args=[world.tournaments["running"].pk]),
+    ]
+    assert len(paths) == len(STREAMS)
+    assert [client.post(path).status_code for path in paths] == [405, 405, 405]
+
+
 def test_allauths_views_that_take_posts_are_limited_by_allauth(world, nothing_allowed):
     alice = world.users["alice"]
     found = {}
