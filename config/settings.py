@@ -173,10 +173,22 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    from psycopg_pool import ConnectionPool
+
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 1,
         "max_size": env_int("DJANGO_DB_POOL_SIZE", "10"),
-        "timeout": 10,
+        # A connection the database ended while it waited in the pool (a restart, a cut) is
+        # never handed out: each is checked first, and a dead one replaced.
+        "check": ConnectionPool.check_connection,
+        # A request waits this long for a connection at most, then answers 503 (the database
+        # is away for a moment: config.middleware), not a page that hangs and then fails.
+        "timeout": 3,
+        # A connection that cannot be made is tried again after 1 s, 2 s... for this long, then
+        # given up, and the next request asks afresh. By default the pool goes on for five
+        # minutes at waits that double, so an outage of a minute could leave it waiting another
+        # minute after the database is back.
+        "reconnect_timeout": 5,
     }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Writers take the lock when their transaction starts, so two requests changing the
