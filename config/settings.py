@@ -124,7 +124,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
     "config.middleware.StorableInputMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    # Django's, answering 503 when the database cannot take the session.
+    "config.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -136,6 +137,8 @@ MIDDLEWARE = [
     "allauth.account.middleware.AccountMiddleware",
     # Answers a view over its rate limit (core/limits.py) with RATELIMIT_VIEW.
     "django_ratelimit.middleware.RatelimitMiddleware",
+    # Answers a view that cannot reach the database with 503, not 500.
+    "config.middleware.DatabaseUnreachableMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"

@@ -1,10 +1,124 @@
-"""When the database is away for a moment: the pool never hands out a connection the database
-has ended."""
+"""When the database is away for a moment. A page that cannot reach it says to try again in a
+few seconds (503, Retry-After), in the visitor's language, as a page, as a notice for htmx or as
+JSON for a phone's outbox, never a 500; the pool never hands out a connection the database has
+ended."""
+
+import contextlib
 
 import psycopg
+import psycopg_pool
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection
+from django.db import InterfaceError, OperationalError, ProgrammingError, connection
+from django.http import HttpResponse
+from django.test import RequestFactory
+from django.urls import reverse
+
+from config.middleware import SessionMiddleware
+from tests.play.test_play import new_table
+
+pytestmark = pytest.mark.django_db
+
+AWAY = "The site cannot reach its database for a moment: try again in a few seconds."
+AWAY_RU = (
+    "Сайт ненадолго потерял связь со своей базой данных: попробуйте ещё раз через несколько секунд."
+)
+
+
+@contextlib.contextmanager
+def database_away(error: Exception | None = None, only: str = ""):
+    """Every query (or those naming `only`) of this thread fails as with the database away."""
+    error = error or OperationalError("terminating connection due to administrator command")
+
+    def fail(execute, sql, params, many, context):
+        if only in sql:
+            raise error
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(fail):
+        yield
+
+
+@pytest.mark.parametrize(("language", "text"), [("en", AWAY), ("ru", AWAY_RU)])
+def test_a_page_that_cannot_reach_the_database_says_to_try_again_in_a_few_seconds(
+    client, language, text
+):
+    with database_away():
+        response = client.get(reverse("home"), headers={"Accept-Language": language})
+    assert response.status_code == 503
+    assert response["Retry-After"] == "5"
+    page = response.content.decode()
+    assert text in page
+    assert f'<html lang="{language}">' in page
+    assert page.count("<h1>") == 1
+    assert 'href="/"' in page  # and a way home once it is back
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        OperationalError("server closed the connection unexpectedly"),
+        InterfaceError("connection already closed"),
+        # No pooled connection came free in time (Django wraps it; raw, should one pass).
+        OperationalError("couldn't get a connection after 3.00 sec"),
+        psycopg_pool.PoolTimeout("couldn't get a connection after 3.00 sec"),
+        psycopg.OperationalError("connection failed: Connection refused"),
+    ],
+)
+def test_a_signed_in_person_whose_session_cannot_be_read_is_told_the_same(client, alice, error):
+    client.force_login(alice)
+    with database_away(error):
+        response = client.get(reverse("play:lobby"))
+    assert response.status_code == 503
+    assert AWAY in response.content.decode()
+
+
+def test_a_bug_is_still_a_500(client, alice):
+    client.raise_request_exception = False
+    with database_away(ProgrammingError('relation "games_match" does not exist')):
+        response = client.get(reverse("home"))
+    assert response.status_code == 500
+
+
+def test_the_phones_outbox_is_told_in_json_when_to_send_its_round_again(client, alice, match):
+    client.force_login(alice)
+    with database_away():
+        response = client.post(
+            reverse("games:round_send", args=[match.pk]),
+            {"version": match.version, "seats": "0,1,2"},
+            headers={"Accept": "application/json"},
+        )
+    assert response.status_code == 503
+    assert response["Retry-After"] == "5"
+    assert response.json() == {"error": AWAY, "retry_after": 5}
+
+
+def test_a_board_fetched_by_htmx_gets_a_notice_for_the_top_of_the_page(client, alice):
+    table = new_table(alice)
+    client.force_login(alice)
+    with database_away():
+        response = client.get(
+            reverse("play:table", args=[table.pk]) + f"?v={table.version - 1}",
+            headers={"HX-Request": "true", "Accept-Language": "ru"},
+        )
+    assert response.status_code == 503
+    assert response["HX-Retarget"] == "#main"
+    assert response["HX-Reswap"] == "afterbegin show:top"
+    notice = response.content.decode()
+    assert notice.startswith('<div class="messages" role="alert" data-database-away>')
+    assert AWAY_RU in notice
+
+
+def test_a_session_the_database_cannot_take_after_the_view_is_a_503_too(alice):
+    def view(request):
+        request.session["seen"] = True  # saved after the view, by the middleware
+        return HttpResponse("done")
+
+    request = RequestFactory().get("/")
+    with database_away(only="django_session"):
+        response = SessionMiddleware(view)(request)
+    assert response.status_code == 503
+    assert AWAY in response.content.decode()
 
 
 @pytest.mark.postgresql
