@@ -218,10 +218,15 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 if os.environ.get("REDIS_URL"):
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's RedisCache, for which Redis being away is a cache holding nothing, not
+            # an error on every page (core/outages.py).
+            "BACKEND": "core.outages.DegradingRedisCache",
             "LOCATION": os.environ["REDIS_URL"],
             # So that several sites (or test runs) can share one Redis.
             "KEY_PREFIX": os.environ.get("DJANGO_CACHE_KEY_PREFIX", ""),
+            # Redis answers in a millisecond; one that does not answer within a second is
+            # taken as away, rather than holding every page up.
+            "OPTIONS": {"socket_timeout": 1, "socket_connect_timeout": 1},
         }
     }
     # Sessions are read from the shared cache and written to the database as well: a
@@ -245,7 +250,7 @@ LIVE_CHANNEL_PREFIX = os.environ.get("DJANGO_CACHE_KEY_PREFIX", "")
 # django-ratelimit's own check of the cache knows django-redis's backend, not Django's, which
 # counts just as atomically (Redis INCR): its warning is silenced for Django's. The local-memory
 # cache is right for one development process; check --deploy refuses it (config.E001).
-if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
+if CACHES["default"]["BACKEND"] == "core.outages.DegradingRedisCache":
     SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
 else:
     SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]

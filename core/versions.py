@@ -32,7 +32,8 @@ def current(key: str) -> str:
     if version is None:
         cache.add(key, _new(), None)
         version = cache.get(key)
-    return version
+    # Still none only while the cache is away (core.outages): one nothing was cached under.
+    return version if version is not None else _new()
 
 
 def move(key: str) -> None:

@@ -1,21 +1,30 @@
-"""When the database is away for a moment. A page that cannot reach it says to try again in a
-few seconds (503, Retry-After), in the visitor's language, as a page, as a notice for htmx or as
-JSON for a phone's outbox, never a 500; the pool never hands out a connection the database has
-ended."""
+"""When the database or Redis is away for a moment. A page that cannot reach the database says
+to try again in a few seconds (503, Retry-After), in the visitor's language, as a page, as a
+notice for htmx or as JSON for a phone's outbox, never a 500; the pool never hands out a
+connection the database has ended. Without Redis the site goes on as with an empty cache, and
+nothing written meanwhile comes back stale once Redis answers."""
 
 import contextlib
+import time
 
 import psycopg
 import psycopg_pool
 import pytest
+import redis
 from django.contrib.auth.models import User
+from django.contrib.sessions.backends.cached_db import SessionStore
+from django.core.cache import cache
 from django.db import InterfaceError, OperationalError, ProgrammingError, connection
 from django.http import HttpResponse
-from django.test import RequestFactory
+from django.test import RequestFactory, override_settings
 from django.urls import reverse
 
 from config.middleware import SessionMiddleware
+from core import outages
 from tests.play.test_play import new_table
+from tests.play.test_production_stack import wait_until
+from tests.servers import REDIS_URL, RedisProxy
+from tests.test_deployment import settings_from
 
 pytestmark = pytest.mark.django_db
 
@@ -142,3 +151,61 @@ def test_a_pooled_connection_the_database_ended_is_never_handed_out(alice):
         ).fetchone()[0]
     assert ended > 0
     assert User.objects.get(pk=alice.pk) == alice
+
+
+# --- Redis -----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def redis_cache(redis_proxy: RedisProxy, redis_prefix: str, monkeypatch):
+    """The cache as production configures it, on the test Redis through the test's proxy, with
+    this process's memory of Redis's outages fresh."""
+    monkeypatch.setattr(outages, "_outage", outages._RedisOutage())
+    environment = {"DJANGO_DEBUG": "1", "REDIS_URL": redis_proxy.url}
+    caches = settings_from(environment | {"DJANGO_CACHE_KEY_PREFIX": redis_prefix})["CACHES"]
+    with override_settings(CACHES=caches):
+        yield cache
+
+
+@pytest.mark.parametrize("silently", [False, True], ids=["refused", "silent"])
+def test_with_redis_away_the_cache_holds_nothing_and_nothing_fails_or_waits(
+    redis_cache, redis_proxy, silently
+):
+    redis_cache.set("kept", "before")
+    assert redis_cache.get("kept") == "before"
+    redis_proxy.cut(silently=silently)
+    assert redis_cache.get("kept") is None  # a miss: the page is made afresh
+    time.sleep(outages.REDIS_PAUSE)  # then Redis is asked again, on a new connection
+    started = time.monotonic()
+    assert redis_cache.get("kept", "default") == "default"
+    redis_cache.set("kept", "during")  # dropped
+    assert redis_cache.get_or_set("made", lambda: "afresh") == "afresh"
+    # A rate limit counts from nothing: the request goes through.
+    assert redis_cache.add("count", 0) is True
+    assert redis_cache.incr("count") == 1
+    assert redis_cache.get_many(["kept", "made"]) == {}
+    assert redis_cache.has_key("kept") is False
+    assert redis_cache.delete("made") is False
+    # A silent Redis is waited for once (a second), then left alone for a while.
+    assert time.monotonic() - started < 1.5
+
+
+def test_a_session_logged_out_while_redis_was_away_stays_logged_out(
+    redis_cache, redis_proxy, alice
+):
+    session = SessionStore()
+    session["_auth_user_id"] = str(alice.pk)
+    session.create()
+    key = session.session_key
+    assert SessionStore(key).load()["_auth_user_id"] == str(alice.pk)  # now in the cache too
+    redis_proxy.cut()
+    SessionStore(key).flush()  # alice logs out: gone from the database, not from Redis
+    assert SessionStore(key).load() == {}
+    redis_proxy.restore()
+    # Once Redis answers, what it kept of the session is deleted too: the cookie signs nobody
+    # in again.
+    behind_the_proxy = redis.Redis.from_url(REDIS_URL)
+    kept = redis_cache.make_key(session.cache_key)
+    wait_until(lambda: not behind_the_proxy.exists(kept), 5, "the session gone from Redis")
+    time.sleep(outages.REDIS_PAUSE)  # this process asks Redis again
+    assert SessionStore(key).load() == {}
