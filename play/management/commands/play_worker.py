@@ -133,6 +133,7 @@ def _put_aside(failed: services.OwedMoveFailed) -> None:
     the database was away for a moment, later (and the failure logged) if the move itself
     failed."""
     if isinstance(failed.__cause__, DATABASE_UNREACHABLE):
+        _forget_connection()
         services.put_aside(failed.pk, RETRY_SOON_AFTER)
     else:
         logger.exception("play worker: the owed move at table %s failed", failed.pk)
@@ -140,6 +141,12 @@ def _put_aside(failed: services.OwedMoveFailed) -> None:
 
 
 def _forget_connection() -> None:
-    """Give up the connection the error may have left broken; the next pass takes another."""
+    """Give up the connection the error may have left broken, and (on PostgreSQL) the pool's
+    others, which the outage may have ended too: the pool would hand them out one after the
+    other, waiting a second, then two, after each that fails its check, and the worker would
+    find no live connection for many seconds after the database is back."""
     with contextlib.suppress(*DATABASE_ERRORS):
         connection.close()
+    if getattr(connection, "pool", None) is not None:
+        with contextlib.suppress(*DATABASE_ERRORS):
+            connection.close_pool()  # the next pass opens a new one
