@@ -1,15 +1,24 @@
-"""Requests refused before anything reads them: text the database cannot store."""
+"""Requests refused before anything reads them (text the database cannot store), and those
+answered "try again in a moment" when the database is away."""
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterable
 
+from django.contrib.sessions import middleware as sessions
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
+from django.utils.deprecation import MiddlewareMixin
 from django.utils.translation import gettext as _
+
+from config import views
+from core.outages import DATABASE_UNREACHABLE
+
+logger = logging.getLogger(__name__)
 
 # What no database of ours stores in text: NUL (PostgreSQL refuses it, and the query fails
 # with a 500), and lone surrogates (not UTF-8: no database encodes them). Every other
@@ -127,3 +136,32 @@ class StorableInputMiddleware:
             response.headers["HX-Reswap"] = "innerHTML"
             return response
         return render(request, "bad_request.html", context, status=400)
+
+
+class DatabaseUnreachableMiddleware(MiddlewareMixin):
+    """A view that cannot reach the database (it restarts, a connection was cut, none came free
+    in time) is answered 503 with Retry-After (config.views.database_unreachable), not 500: the
+    visitor is told to try again in a few seconds, and nothing was half-saved (each write is
+    one transaction)."""
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if isinstance(exception, DATABASE_UNREACHABLE):
+            return _unreachable(request, exception)
+        return None
+
+
+class SessionMiddleware(sessions.SessionMiddleware):
+    """Django's, answering 503 as the views do when the database cannot take the session it
+    saves after the view (a login, a logout): the one write to the database outside a view."""
+
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        try:
+            return super().process_response(request, response)
+        except DATABASE_UNREACHABLE as error:
+            return _unreachable(request, error)
+
+
+def _unreachable(request: HttpRequest, error: Exception) -> HttpResponse:
+    # Why, in one line (django.request logs the 503 itself, without it).
+    logger.warning("the database cannot be reached (%s): %s", error, request.path)
+    return views.database_unreachable(request)

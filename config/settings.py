@@ -124,7 +124,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
     "config.middleware.StorableInputMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    # Django's, answering 503 when the database cannot take the session.
+    "config.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -136,6 +137,8 @@ MIDDLEWARE = [
     "allauth.account.middleware.AccountMiddleware",
     # Answers a view over its rate limit (core/limits.py) with RATELIMIT_VIEW.
     "django_ratelimit.middleware.RatelimitMiddleware",
+    # Answers a view that cannot reach the database with 503, not 500.
+    "config.middleware.DatabaseUnreachableMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -173,10 +176,22 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    from psycopg_pool import ConnectionPool
+
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 1,
         "max_size": env_int("DJANGO_DB_POOL_SIZE", "10"),
-        "timeout": 10,
+        # A connection the database ended while it waited in the pool (a restart, a cut) is
+        # never handed out: each is checked first, and a dead one replaced.
+        "check": ConnectionPool.check_connection,
+        # A request waits this long for a connection at most, then answers 503 (the database
+        # is away for a moment: config.middleware), not a page that hangs and then fails.
+        "timeout": 3,
+        # A connection that cannot be made is tried again after 1 s, 2 s... for this long, then
+        # given up, and the next request asks afresh. By default the pool goes on for five
+        # minutes at waits that double, so an outage of a minute could leave it waiting another
+        # minute after the database is back.
+        "reconnect_timeout": 5,
     }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Writers take the lock when their transaction starts, so two requests changing the
@@ -203,10 +218,15 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 if os.environ.get("REDIS_URL"):
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's RedisCache, for which Redis being away is a cache holding nothing, not
+            # an error on every page (core/outages.py).
+            "BACKEND": "core.outages.DegradingRedisCache",
             "LOCATION": os.environ["REDIS_URL"],
             # So that several sites (or test runs) can share one Redis.
             "KEY_PREFIX": os.environ.get("DJANGO_CACHE_KEY_PREFIX", ""),
+            # Redis answers in a millisecond; one that does not answer within a second is
+            # taken as away, rather than holding every page up.
+            "OPTIONS": {"socket_timeout": 1, "socket_connect_timeout": 1},
         }
     }
     # Sessions are read from the shared cache and written to the database as well: a
@@ -237,7 +257,7 @@ LIVE_STREAMS_PER_PROCESS = env_int("DJANGO_LIVE_STREAMS_PER_PROCESS", "0")
 # django-ratelimit's own check of the cache knows django-redis's backend, not Django's, which
 # counts just as atomically (Redis INCR): its warning is silenced for Django's. The local-memory
 # cache is right for one development process; check --deploy refuses it (config.E001).
-if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
+if CACHES["default"]["BACKEND"] == "core.outages.DegradingRedisCache":
     SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
 else:
     SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]

@@ -1,5 +1,5 @@
 """Pages of the whole site, drawing on several apps: the home page, and what a visitor sees
-when they may not do something, or not so often."""
+when they may not do something, or not so often, or not while the database is away."""
 
 import math
 
@@ -7,6 +7,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -146,4 +147,30 @@ def rate_limited(request: HttpRequest, exception=None) -> HttpResponse:
         response = render(request, "429.html", {"what": what, "when": when}, status=429)
     if seconds is not None:
         response["Retry-After"] = str(seconds)
+    return response
+
+
+# How long a page the database could not answer asks to wait before trying again.
+DATABASE_RETRY_SECONDS = 5
+
+
+def database_unreachable(request: HttpRequest) -> HttpResponse:
+    """A 503 (config.middleware): the site cannot reach its database for a moment (it restarts,
+    a connection was cut, none came free in time). Made without the database: no session, no
+    account, none of the context processors, which read it.
+
+    In JSON for a phone's outbox (static/js/outbox.js), which keeps the round and sends it again
+    after `retry_after` seconds. For htmx, a notice put at the top of the page, as for a 429
+    (base.html lets htmx take a 503); a board or a live page tries again by itself."""
+    text = _("The site cannot reach its database for a moment: try again in a few seconds.")
+    if request.get_preferred_type(["text/html", "application/json"]) == "application/json":
+        body = {"error": text, "retry_after": DATABASE_RETRY_SECONDS}
+        response = JsonResponse(body, status=503)
+    elif request.headers.get("HX-Request"):
+        response = HttpResponse(render_to_string("503.html#notice", {"text": text}), status=503)
+        response["HX-Retarget"] = "#main"
+        response["HX-Reswap"] = "afterbegin show:top"
+    else:
+        response = HttpResponse(render_to_string("503.html", {"text": text}), status=503)
+    response["Retry-After"] = str(DATABASE_RETRY_SECONDS)
     return response

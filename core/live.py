@@ -26,6 +26,7 @@ import contextlib
 import logging
 import resource
 import threading
+import time
 from collections import Counter
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -37,6 +38,7 @@ from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpRespons
 from django.views.decorators.http import require_GET
 
 from core.limits import client_address
+from core.outages import DATABASE_UNREACHABLE, REDIS_PAUSE
 from core.validators import MAX_ID
 from core.versions import version_of
 
@@ -49,6 +51,10 @@ HEARTBEAT_SECONDS = 20
 RETRY_MS = 1000
 # How often a listener on the database looks for new events.
 DATABASE_POLL_SECONDS = 0.03
+# The longest a publish on Redis may take (connecting included).
+PUBLISH_TIMEOUT_SECONDS = 1
+# How soon a stream that could not read its row's version (the database away) tries again.
+READ_AGAIN_SECONDS = 1
 
 
 def channel_of(model: type[models.Model], pk: int) -> str:
@@ -77,12 +83,32 @@ class RedisBroker:
         import redis
 
         self.url = url
-        self.client = redis.Redis.from_url(url, socket_timeout=5)
+        # A publish is made after a commit, in the request or the play worker's pass: with
+        # Redis away it gives up within a second rather than hold either up.
+        self.client = redis.Redis.from_url(url, socket_timeout=PUBLISH_TIMEOUT_SECONDS)
         # Several sites (or test runs) may share one Redis: each hears its own channels.
         self.prefix = f"{settings.LIVE_CHANNEL_PREFIX}live:"
+        self.failing = False
+        self.asked_after = 0.0
 
     def publish(self, name: str, version: int) -> None:
-        self.client.publish(self.prefix + name, str(version))
+        """Publish, or, with Redis away, not: the listeners read every watched version again
+        once they hear Redis again, so none published meanwhile is missed. After a failure
+        none is tried for a moment (REDIS_PAUSE), so that a Redis that does not answer costs
+        a second now and then, not a second a move."""
+        import redis
+
+        if time.monotonic() < self.asked_after:
+            return
+        try:
+            self.client.publish(self.prefix + name, str(version))
+        except (redis.RedisError, OSError) as error:
+            if not self.failing:
+                logger.warning("live events: cannot publish on Redis (%s)", error)
+            self.failing = True
+            self.asked_after = time.monotonic() + REDIS_PAUSE
+        else:
+            self.failing = False
 
     def listen(self, hub: Hub) -> None:
         """Until the hub stops: hand every published version to the hub; after a lost
@@ -142,11 +168,18 @@ class DatabaseBroker:
                         logger.warning("live events: the database failed, retrying", exc_info=True)
                     failing, last = True, None
                     hub.listening.clear()
-                    connection.close()
+                    _close_connection()
                     hub.stopping.wait(1)
                 hub.stopping.wait(DATABASE_POLL_SECONDS)
         finally:
-            connection.close()
+            _close_connection()
+
+
+def _close_connection() -> None:
+    """Give this thread's connection back; one the database ended may fail to close, which
+    must not end the thread."""
+    with contextlib.suppress(Exception):
+        connection.close()
 
 
 _broker: RedisBroker | DatabaseBroker | None = None
@@ -202,7 +235,7 @@ class Hub:
     def add(self, watcher: Watcher) -> None:
         with self.lock:
             self.watchers.setdefault(watcher.channel, set()).add(watcher)
-            if self.listener is None:
+            if self.listener is None or not self.listener.is_alive():
                 self.stopping.clear()
                 self.listener = threading.Thread(
                     target=broker().listen, args=(self,), name="live-events", daemon=True
@@ -434,13 +467,18 @@ async def events(
         while not watcher.gone:
             if watcher.read_again:
                 watcher.read_again = False
-                current = await sync_to_async(_current, thread_sensitive=False)(model, pk)
-                watcher.newest = max(watcher.newest, current or 0)
+                try:
+                    current = await sync_to_async(_current, thread_sensitive=False)(model, pk)
+                except DATABASE_UNREACHABLE:
+                    watcher.read_again = True  # soon: the wait below is short
+                else:
+                    watcher.newest = max(watcher.newest, current or 0)
             if watcher.newest and str(watcher.newest) != sent:
                 sent = str(watcher.newest)
                 yield f"id: {sent}\nevent: version\ndata: {sent}\n\n"
+            wait = READ_AGAIN_SECONDS if watcher.read_again else HEARTBEAT_SECONDS
             try:
-                async with asyncio.timeout(HEARTBEAT_SECONDS):
+                async with asyncio.timeout(wait):
                     await watcher.heard.wait()
             except TimeoutError:
                 yield ": still here\n\n"
@@ -456,4 +494,4 @@ def _current(model: type[models.Model], pk: int) -> int | None:
     try:
         return version_of(model, pk)
     finally:
-        connection.close()
+        _close_connection()

@@ -24,11 +24,12 @@ from typing import Any
 
 from django.core.exceptions import DisallowedHost, PermissionDenied
 from django.core.handlers.asgi import ASGIRequest
-from django.db import DatabaseError, models
+from django.db import models
 from django.urls import Resolver404, resolve
 
 from core import live
 from core.limits import client_address
+from core.outages import DATABASE_UNREACHABLE
 
 logger = logging.getLogger(__name__)
 
@@ -111,7 +112,7 @@ async def _stream(
 ) -> None:
     try:
         watcher = await live.watch(model, pk)
-    except DatabaseError:
+    except DATABASE_UNREACHABLE:
         logger.warning("live events: the database could not be read", exc_info=True)
         await _refuse(send, UNREACHABLE)
         return

@@ -35,7 +35,8 @@ def current(key: str, timeout: int | None = None) -> str:
     if version is None:
         cache.add(key, _new(), timeout)
         version = cache.get(key)
-    return version
+    # Still none only while the cache is away (core.outages): one nothing was cached under.
+    return version if version is not None else _new()
 
 
 def move(key: str) -> None:

@@ -213,9 +213,13 @@ def step_due(now: datetime.datetime | None = None) -> int | None:
 
 def put_aside(pk: int, delay: datetime.timedelta) -> None:
     """A table whose owed move failed is tried again after `delay`, not at once, so that the
-    clock goes on with the others (it does not move the version: nothing changed)."""
+    clock goes on with the others (it does not move the version: nothing changed). Only if it
+    still owes a move: another worker may have made it since, and the table now waits for a
+    person, whose move the server must not make."""
     with transaction.atomic():
-        PlayTable.objects.filter(pk=pk).update(server_moves_at=timezone.now() + delay)
+        PlayTable.objects.filter(pk=pk, server_moves_at__isnull=False).update(
+            server_moves_at=timezone.now() + delay
+        )
 
 
 def next_due() -> datetime.datetime | None:

@@ -9,11 +9,13 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 import redis
@@ -210,16 +212,15 @@ class Stack:
     environment: dict[str, str]
 
 
-@pytest.fixture
-def production_stack(transactional_db, redis_prefix, tmp_path) -> Iterator[Stack]:
-    """Production as README describes it, on one machine: two app servers (gunicorn with
-    uvicorn workers) and two play workers on the test database, sharing one Redis. Bots wait
-    0.05 s and the next round is dealt 0.2 s after the last, so that whole matches are played
-    in seconds."""
-    environment = production_environment(redis_prefix, tmp_path) | {
-        "PLAY_BOT_DELAY": "0.05",
-        "PLAY_ROUND_PAUSE": "0.2",
-    }
+# Bots wait 0.05 s and the next round is dealt 0.2 s after the last, so that whole matches are
+# played in seconds.
+FAST_PLAY = {"PLAY_BOT_DELAY": "0.05", "PLAY_ROUND_PAUSE": "0.2"}
+
+
+@contextlib.contextmanager
+def running_stack(environment: dict[str, str], tmp_path: Path) -> Iterator[Stack]:
+    """Two app servers and two play workers with this environment, stopped afterwards as a
+    process manager stops them."""
     servers = (start_worker(environment, tmp_path), start_worker(environment, tmp_path))
     clocks = (
         start_clock(environment, tmp_path / "clock-1.log"),
@@ -234,3 +235,99 @@ def production_stack(transactional_db, redis_prefix, tmp_path) -> Iterator[Stack
             end(server.process, grace=10)
         for clock in clocks:
             stop_clock(clock)
+
+
+@pytest.fixture
+def production_stack(transactional_db, redis_prefix, tmp_path) -> Iterator[Stack]:
+    """Production as README describes it, on one machine: two app servers (gunicorn with
+    uvicorn workers) and two play workers on the test database, sharing one Redis; play is
+    fast (FAST_PLAY)."""
+    environment = production_environment(redis_prefix, tmp_path) | FAST_PLAY
+    with running_stack(environment, tmp_path) as stack:
+        yield stack
+
+
+class RedisProxy:
+    """A TCP proxy of the test's own between the stack and the test Redis: `cut()` drops every
+    connection through it and refuses new ones until `restore()`, as a Redis restarting would;
+    `cut(silently=True)` takes new ones and never answers, as a network that drops packets
+    would. The Redis behind it (which other test runs share) is untouched."""
+
+    def __init__(self, url: str) -> None:
+        target = urlsplit(url)
+        self.upstream = (target.hostname or HOST, target.port or 6379)
+        self.listener = socket.create_server((HOST, 0))
+        port = self.listener.getsockname()[1]
+        credentials = target.netloc.rpartition("@")[0]
+        netloc = f"{credentials}@{HOST}:{port}" if credentials else f"{HOST}:{port}"
+        self.url = urlunsplit(target._replace(netloc=netloc))
+        self.cut_off = threading.Event()
+        self.silent = False
+        self.lock = threading.Lock()
+        self.open: set[socket.socket] = set()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def cut(self, *, silently: bool = False) -> None:
+        self.silent = silently
+        self.cut_off.set()
+        self._close_all()
+
+    def restore(self) -> None:
+        self.cut_off.clear()
+        self._close_all()  # the connections held unanswered
+
+    def _close_all(self) -> None:
+        with self.lock:
+            cut, self.open = self.open, set()
+        for sock in cut:
+            _close(sock)
+
+    def close(self) -> None:
+        self.listener.close()
+        self.cut()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _address = self.listener.accept()
+            except OSError:
+                return  # closed
+            if self.cut_off.is_set():
+                if self.silent:
+                    with self.lock:
+                        self.open.add(client)  # taken, and never answered
+                else:
+                    _close(client)  # refused: the connection ends before Redis says a word
+                continue
+            try:
+                upstream = socket.create_connection(self.upstream, timeout=5)
+            except OSError:
+                _close(client)
+                continue
+            upstream.settimeout(None)
+            with self.lock:
+                self.open |= {client, upstream}
+            for source, sink in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pump, args=(source, sink), daemon=True).start()
+
+    def _pump(self, source: socket.socket, sink: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            while chunk := source.recv(65536):
+                sink.sendall(chunk)
+        with self.lock:
+            self.open -= {source, sink}
+        for sock in (source, sink):
+            _close(sock)
+
+
+def _close(sock: socket.socket) -> None:
+    with contextlib.suppress(OSError):
+        sock.shutdown(socket.SHUT_RDWR)
+    sock.close()
+
+
+@pytest.fixture
+def redis_proxy(redis_prefix) -> Iterator[RedisProxy]:
+    proxy = RedisProxy(REDIS_URL)
+    yield proxy
+    proxy.close()

@@ -5,8 +5,10 @@
 // version of the page; a later one, the version the round before it produced once accepted.
 // A sheet that has moved on refuses the round and says why; the round stays here until it is
 // put back in the form or discarded. Nothing is ever fitted onto a changed sheet. A round
-// refused for being one too many in a short time (429, config.views.rate_limited) is not
-// refused for good: it waits here and is sent again once the site says it may be.
+// refused for being one too many in a short time (429, config.views.rate_limited), or while
+// the site cannot reach its database (503, config.views.database_unreachable; 502 and 504 from
+// the proxy while the site restarts), is not refused for good: it waits here and is sent again
+// once the site says it may be.
 // The service worker (templates/games/sw.js) keeps a copy of the sheet so that it opens
 // offline; this script refreshes that copy after every save.
 (function () {
@@ -15,8 +17,9 @@
   const PAGES = "101-pages";
   const ASSETS = "101-assets";
   const RETRY_MS = 20000;
+  const LATER = [429, 502, 503, 504]; // not taken now, but to be sent again
   let sending = false;
-  let limitedUntil = 0; // after a 429: nothing is sent before then
+  let limitedUntil = 0; // after a 429 or a 503: nothing is sent before then
   let lastStatus = ""; // said again when the sheet is swapped for a fresh one
 
   function outbox() {
@@ -257,8 +260,9 @@
         }
         const json = (response.headers.get("Content-Type") || "").includes("json");
         const answer = json ? await response.json() : null;
-        if (response.status === 429) {
-          // Too many in a short time: this round and those after it wait, and go later.
+        if (LATER.includes(response.status)) {
+          // Too many in a short time, or the site away for a moment: this round and those
+          // after it wait, and go later.
           const seconds = (answer && answer.retry_after) || 60;
           limitedUntil = Date.now() + seconds * 1000;
           limited = say("later", { reason: (answer && answer.error) || "" }).trim();

@@ -171,3 +171,19 @@ document.addEventListener("htmx:beforeSwap", (event) => {
     event.detail.shouldSwap = true;
   }
 });
+
+// While the database is away a request is answered 503 with a notice for the top of the page
+// (config.views.database_unreachable): one notice at a time, gone once a request succeeds.
+(function () {
+  "use strict";
+  function forget() {
+    document.querySelectorAll("[data-database-away]").forEach((notice) => notice.remove());
+  }
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    if (event.detail.xhr.status === 503) forget();
+  });
+  document.addEventListener("htmx:afterRequest", (event) => {
+    const xhr = event.detail.xhr;
+    if (xhr && xhr.status >= 200 && xhr.status < 300) forget();
+  });
+})();

@@ -4,8 +4,10 @@ last version it had and is told at once if it missed one. Nothing else travels i
 
 import asyncio
 import contextlib
+import time
 
 import pytest
+from django.db import OperationalError
 from django.test import RequestFactory
 from django.urls import reverse
 
@@ -16,6 +18,7 @@ from play import services as play
 from play.models import PlayTable
 from tests.conftest import make_match, record
 from tests.play.test_play import new_table, until_my_turn
+from tests.play.test_play_worker import failing
 
 
 @pytest.fixture(autouse=True)
@@ -164,3 +167,48 @@ def test_the_events_of_a_row_that_does_not_exist_are_not_found(client, match):
     assert client.get(reverse("play:events", args=[987654])).status_code == 404
     assert client.get(reverse("games:match_events", args=[match.pk + 1000])).status_code == 404
     assert client.get(reverse("tournaments:events", args=[10**30])).status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_stream_that_cannot_read_its_version_while_the_database_is_away_stays_open(
+    alice, monkeypatch
+):
+    table = new_table(alice, seats=("me", "greedy"))
+    away = OperationalError("terminating connection due to administrator command")
+    reads = failing(1, away, live._current)
+    monkeypatch.setattr(live, "_current", reads)
+    monkeypatch.setattr(live, "READ_AGAIN_SECONDS", 0.05)
+
+    async def scenario():
+        _response, chunks = open_stream(table.pk, **{"Last-Event-ID": "1"})
+        sent = await read(chunks, 2)
+        while sent[-1] == ": still here\n\n":
+            sent += await read(chunks, 1)
+        await hang_up(chunks)
+        return sent
+
+    sent = asyncio.run(scenario())
+    # It reads again in a moment (saying meanwhile that it is still there), and sends the
+    # version the browser lacks.
+    assert len(reads.calls) == 2
+    assert sent[0] == f"retry: {live.RETRY_MS}\n\n"
+    assert set(sent[1:-1]) <= {": still here\n\n"}
+    assert sent[-1] == f"id: {table.version}\nevent: version\ndata: {table.version}\n\n"
+
+
+@pytest.mark.parametrize("silently", [False, True], ids=["refused", "silent"])
+def test_a_version_published_while_redis_is_away_is_given_up_within_a_second_and_said_once(
+    redis_proxy, redis_prefix, settings, caplog, silently
+):
+    settings.LIVE_CHANNEL_PREFIX = redis_prefix
+    broker = live.RedisBroker(redis_proxy.url)
+    broker.publish("play.playtable:1", 1)
+    redis_proxy.cut(silently=silently)
+    started = time.monotonic()
+    for version in (2, 3, 4):
+        broker.publish("play.playtable:1", version)  # the listeners read again once it is back
+    # A second at most: a Redis that does not answer is not asked again at once.
+    assert time.monotonic() - started < 1.5
+    assert [record.message.split(" (")[0] for record in caplog.records] == [
+        "live events: cannot publish on Redis"
+    ]

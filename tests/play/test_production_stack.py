@@ -26,12 +26,15 @@ TABLES = 4
 
 
 def replayed(table: PlayTable) -> Game:
-    """The game rebuilt from its seed and its kept moves, each applied once, in order."""
+    """The game rebuilt from its seed and its kept moves, each applied once, in order (and the
+    rounds dealt since the last of them, at a table still playing)."""
     game = Game.new(table.variant, players=table.seat_count, seed=table.seed)
     for kept in table.moves.order_by("number"):
         while game.view(kept.seat)["round"] < kept.round:
             game.next_round()
         game.play(Move.from_json(kept.move))
+    while game.view(0)["round"] < Game.from_json(table.state).view(0)["round"]:
+        game.next_round()
     return game
 
 
