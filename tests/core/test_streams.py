@@ -12,9 +12,10 @@ import time
 from collections.abc import Iterator
 
 import pytest
+from django.db import OperationalError
 from django.urls import reverse
 
-from core import live
+from core import live, streams
 from play.models import PlayTable
 from tests.asgi_server import HOST, AsgiLiveServer
 from tests.play.test_play import new_table
@@ -192,3 +193,16 @@ def test_a_stream_for_a_host_the_site_does_not_serve_is_refused(server, alice):
     sock.sendall(f"GET {events_url(table)} HTTP/1.1\r\nHost: evil.example\r\n\r\n".encode())
     assert sock.recv(100).startswith(b"HTTP/1.1 400")
     sock.close()
+
+
+def test_a_stream_that_cannot_read_the_database_says_when_to_come_back(server, alice, monkeypatch):
+    table = new_table(alice, seats=("me", "greedy"))
+
+    def unreachable(model, pk):
+        raise OperationalError("the database is away")
+
+    monkeypatch.setattr(live, "_current", unreachable)
+    stream = Stream(server, events_url(table))
+    assert stream.status == 503
+    assert stream.headers["retry-after"] == str(streams.UNREACHABLE.retry)
+    wait_until(lambda: live.streams.total == 0 and live.hub.count() == 0)
