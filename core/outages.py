@@ -13,7 +13,7 @@ import psycopg
 import redis
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
-from django.db import InterfaceError, OperationalError
+from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, connections
 
 logger = logging.getLogger(__name__)
 
@@ -26,6 +26,33 @@ DATABASE_UNREACHABLE = (
     psycopg.OperationalError,
     psycopg.InterfaceError,
 )
+
+_sweeping = threading.Lock()
+
+
+def sweep_pool(*, wait: bool = False) -> None:
+    """After the database failed a request: the connections idle in this process's pool
+    (PostgreSQL's) may all have been ended with it, by a restart or a cut. Check them all at
+    once, in a thread of its own (`wait`: in this one), rather than have each request meet
+    them one after another: psycopg_pool waits 1 s, then 2 s, 4 s... after each dead one it
+    hands out, and a request would give up after a few. One sweep at a time."""
+    pool = getattr(connections[DEFAULT_DB_ALIAS], "pool", None)
+    if pool is None or not _sweeping.acquire(blocking=False):
+        return
+
+    def sweep() -> None:
+        try:
+            pool.check()
+        except Exception:
+            logger.warning("database: the pool's connections could not be checked", exc_info=True)
+        finally:
+            _sweeping.release()
+
+    if wait:
+        sweep()
+    else:
+        threading.Thread(target=sweep, name="pool-sweep", daemon=True).start()
+
 
 # Redis cannot be reached: refused, cut, or no answer within the socket's timeout.
 REDIS_UNREACHABLE = (redis.ConnectionError, redis.TimeoutError)

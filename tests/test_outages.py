@@ -134,6 +134,13 @@ def test_a_session_the_database_cannot_take_after_the_view_is_a_503_too(alice):
 @pytest.mark.django_db(transaction=True)
 def test_a_pooled_connection_the_database_ended_is_never_handed_out(alice):
     connection.close()  # back to the pool, where it waits for the next request
+    assert end_every_connection_but_one_of_its_own() > 0
+    assert User.objects.get(pk=alice.pk) == alice
+
+
+def end_every_connection_but_one_of_its_own() -> int:
+    """The database restarts, as far as this process's pool can tell: every connection to the
+    test database is ended, but that of a client of its own, which does it."""
     database = connection.settings_dict
     with psycopg.connect(
         dbname=database["NAME"],
@@ -143,14 +150,28 @@ def test_a_pooled_connection_the_database_ended_is_never_handed_out(alice):
         port=database["PORT"] or 5432,
         autocommit=True,
     ) as other:
-        # The database restarts, as far as this process's pool can tell: every connection it
-        # holds is ended.
-        ended = other.execute(
+        return other.execute(
             "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
             " WHERE datname = current_database() AND pid <> pg_backend_pid()"
         ).fetchone()[0]
-    assert ended > 0
+
+
+@pytest.mark.postgresql
+@pytest.mark.django_db(transaction=True)
+def test_after_an_outage_the_pool_is_swept_and_the_next_request_waits_for_no_dead_one(alice):
+    """A pool holding many idle connections when the database restarts: handed out one after
+    another, each dead one would cost a wait (1 s, then 2 s...) and the next request would give
+    up. The first request the outage failed has the pool swept: the next is answered at once."""
+    pool = connection.pool
+    held = [pool.getconn() for _ in range(6)]  # six requests at once, then idle
+    for conn in held:
+        pool.putconn(conn)
+    connection.close()
+    assert end_every_connection_but_one_of_its_own() >= 6
+    outages.sweep_pool(wait=True)
+    began = time.monotonic()
     assert User.objects.get(pk=alice.pk) == alice
+    assert time.monotonic() - began < 1
 
 
 # --- Redis -----------------------------------------------------------------------------------
