@@ -16,7 +16,7 @@ from django.utils.deprecation import MiddlewareMixin
 from django.utils.translation import gettext as _
 
 from config import views
-from core.outages import DATABASE_UNREACHABLE, sweep_pool
+from core.outages import DATABASE_UNREACHABLE
 
 logger = logging.getLogger(__name__)
 
@@ -164,5 +164,4 @@ class SessionMiddleware(sessions.SessionMiddleware):
 def _unreachable(request: HttpRequest, error: Exception) -> HttpResponse:
     # Why, in one line (django.request logs the 503 itself, without it).
     logger.warning("the database cannot be reached (%s): %s", error, request.path)
-    sweep_pool()
     return views.database_unreachable(request)

@@ -176,14 +176,15 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    from psycopg_pool import ConnectionPool
+    from core.outages import check_pooled
 
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 1,
         "max_size": env_int("DJANGO_DB_POOL_SIZE", "10"),
         # A connection the database ended while it waited in the pool (a restart, a cut) is
-        # never handed out: each is checked first, and a dead one replaced.
-        "check": ConnectionPool.check_connection,
+        # never handed out: each is checked first, and a dead one replaced; finding one, the
+        # pool's other idle ones are checked at once (core/outages.py).
+        "check": check_pooled,
         # A request waits this long for a connection at most, then answers 503 (the database
         # is away for a moment: config.middleware), not a page that hangs and then fails.
         "timeout": 3,

@@ -14,6 +14,7 @@ import redis
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError, connections
+from psycopg_pool import ConnectionPool
 
 logger = logging.getLogger(__name__)
 
@@ -30,12 +31,22 @@ DATABASE_UNREACHABLE = (
 _sweeping = threading.Lock()
 
 
-def sweep_pool(*, wait: bool = False) -> None:
-    """After the database failed a request: the connections idle in this process's pool
-    (PostgreSQL's) may all have been ended with it, by a restart or a cut. Check them all at
-    once, in a thread of its own (`wait`: in this one), rather than have each request meet
-    them one after another: psycopg_pool waits 1 s, then 2 s, 4 s... after each dead one it
-    hands out, and a request would give up after a few. One sweep at a time."""
+def check_pooled(conn: psycopg.Connection) -> None:
+    """psycopg_pool's check of an idle connection before it is handed out (settings.py). One
+    the database ended means that a restart or a cut may have ended every idle one: they are
+    all checked at once (`sweep_pool`) rather than met by the requests that follow one after
+    another, since psycopg_pool waits 1 s, then 2 s, 4 s... after each dead one it hands out,
+    and a request gives up after 3 s, with the database back."""
+    try:
+        ConnectionPool.check_connection(conn)
+    except Exception:
+        sweep_pool()
+        raise
+
+
+def sweep_pool() -> None:
+    """Check every connection idle in this process's pool (PostgreSQL's) and replace those
+    that are dead, in a thread of its own; one sweep at a time."""
     pool = getattr(connections[DEFAULT_DB_ALIAS], "pool", None)
     if pool is None or not _sweeping.acquire(blocking=False):
         return
@@ -48,10 +59,7 @@ def sweep_pool(*, wait: bool = False) -> None:
         finally:
             _sweeping.release()
 
-    if wait:
-        sweep()
-    else:
-        threading.Thread(target=sweep, name="pool-sweep", daemon=True).start()
+    threading.Thread(target=sweep, name="pool-sweep", daemon=True).start()
 
 
 # Redis cannot be reached: refused, cut, or no answer within the socket's timeout.

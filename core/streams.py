@@ -29,7 +29,7 @@ from django.urls import Resolver404, resolve
 
 from core import live
 from core.limits import client_address
-from core.outages import DATABASE_UNREACHABLE, sweep_pool
+from core.outages import DATABASE_UNREACHABLE
 
 logger = logging.getLogger(__name__)
 
@@ -114,7 +114,6 @@ async def _stream(
         watcher = await live.watch(model, pk)
     except DATABASE_UNREACHABLE:
         logger.warning("live events: the database could not be read", exc_info=True)
-        sweep_pool()
         await _refuse(send, UNREACHABLE)
         return
     if watcher is None:

@@ -19,7 +19,6 @@ from django.db import connection
 from django.urls import reverse
 
 from cards101.rules import PRESETS
-from core import outages
 from play import services as play
 from play.models import PlayTable
 from tests.play.test_play import as_move, posted_moves
@@ -250,9 +249,6 @@ def kill_connections(seconds: float, every: float = 0.5) -> int:
             )
             ended += cursor.fetchone()[0]
             time.sleep(every)
-    # This process's own pool (not under test) is swept as the site's processes sweep theirs,
-    # so that the next test's connection is not one the outage ended.
-    outages.sweep_pool(wait=True)
     return ended
 
 
