@@ -27,8 +27,9 @@ run: $(VENV)/.installed
 	$(BIN)/python manage.py demo
 	$(BIN)/python manage.py serve --port $(PORT)
 
+# The whole suite, and its slowest tests at the end; PYTEST_ARGS adds to it (e.g. -x, a path).
 test: $(VENV)/.installed
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --durations=15 $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .

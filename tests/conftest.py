@@ -10,10 +10,25 @@ from django.utils import translation
 
 from cards101.rules import PRESETS
 from games import services
+from tests import examples  # noqa: F401  (Hypothesis's profile for the whole suite)
 from tests.clock import Clock
 
 # Real app servers (gunicorn on the test database) for the tests that need two of them.
 pytest_plugins = ["tests.servers"]
+
+
+# What a test that touches the database asks for (directly or through its fixtures: the cast,
+# the client's pages, the live servers).
+DATABASE_FIXTURES = {"db", "transactional_db", "django_db_setup", "live_server"}
+
+
+def pytest_addoption(parser) -> None:
+    parser.addoption(
+        "--database-only",
+        action="store_true",
+        help="run only the tests that use the database (CI's second pass, on PostgreSQL: "
+        "the others ran in the first and would run the same)",
+    )
 
 
 def pytest_collection_modifyitems(config, items) -> None:
@@ -26,6 +41,17 @@ def pytest_collection_modifyitems(config, items) -> None:
         for item in items:
             if "postgresql" in item.keywords:
                 item.add_marker(skip)
+    if config.getoption("--database-only"):
+        without = [item for item in items if not uses_database(item)]
+        if without:
+            config.hook.pytest_deselected(items=without)
+            items[:] = [item for item in items if uses_database(item)]
+
+
+def uses_database(item) -> bool:
+    return item.get_closest_marker("django_db") is not None or bool(
+        DATABASE_FIXTURES & set(getattr(item, "fixturenames", ()))
+    )
 
 
 @pytest.fixture(autouse=True)

@@ -6,7 +6,7 @@ import datetime
 import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 from cards101.rules import RulesError
@@ -14,6 +14,7 @@ from games.models import Entry, Match, Player, Seat
 from stats.models import RatingChange
 from stats.queries import Filters, predicted, summary
 from tests.conftest import make_match, record
+from tests.examples import tried
 
 pytestmark = pytest.mark.django_db
 
@@ -98,7 +99,7 @@ HANDS = ["AC", "QH QD", "KH", "10S 10D", "QC", "9H", "JS QS"]
 OUTS = ["QS", "QH", "7C", "9D", "QC", "KD"]
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@tried(0.12, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_the_sql_figures_equal_a_recount_in_python(data):
     user = get_user_model().objects.get_or_create(username="recount")[0]

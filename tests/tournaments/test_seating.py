@@ -10,21 +10,16 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
+from tests.examples import tried
 from tournaments.seating import repeat_meetings, seat_round, table_sizes
 
 CAST = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi"]
 ROOT = Path(__file__).resolve().parents[2]
-# No example database: these tests must not leave files behind in the repository.
-SMALL_ROUNDS = settings(max_examples=100, deadline=None, database=None)
-LARGE_ROUNDS = settings(
-    max_examples=25,
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+SMALL_ROUNDS = tried(1)
+LARGE_ROUNDS = tried(0.25, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
 # --- helpers written from the rules in seating.py, without its code ------------------------

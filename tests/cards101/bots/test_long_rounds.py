@@ -2,7 +2,7 @@
 engine cuts one that still goes on."""
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from cards101.bots import make_bot
@@ -11,6 +11,7 @@ from cards101.engine import Game
 from cards101.engine.game import MOVE_LIMIT
 from cards101.rules import PRESETS, Variant, check_players
 from tests.cards101.engine.test_properties import variants
+from tests.examples import tried
 
 # Rules and deals under which greedy bots used to play the same cards round and round for
 # thousands of moves (found over random rule mixes; random bots did it too).
@@ -59,7 +60,7 @@ def test_the_rounds_that_went_round_in_circles_end_well_within_the_limit(
     assert game.result.finished
 
 
-@settings(max_examples=20, deadline=None, database=None)
+@tried(0.2)
 @given(variant=variants, players=st.integers(2, 4), seed=st.integers(0, 2**32 - 1))
 def test_every_match_of_bots_under_any_rules_ends_within_a_bound(variant, players, seed):
     try:

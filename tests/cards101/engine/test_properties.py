@@ -7,16 +7,15 @@ from random import Random
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from cards101.engine import Game, Move
 from cards101.rules import PRESETS, Variant, check_players, deck, score_match
+from tests.examples import tried
 
 # No example database: these tests must not leave files behind in the repository.
-MATCHES = settings(max_examples=60, deadline=None, database=None)
-CARDS = settings(max_examples=60, deadline=None, database=None)
-RESTORES = settings(max_examples=60, deadline=None, database=None)
+MATCHES = CARDS = RESTORES = tried(0.6)
 
 # A round could in principle go on for ever (cards come back through the restock; under
 # draw_when_able players may keep drawing); the engine cuts it after its MOVE_LIMIT moves.

@@ -7,7 +7,7 @@ from random import Random
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from cards101.rules import (
@@ -29,12 +29,12 @@ from cards101.rules import (
     score_match,
 )
 from cards101.rules.errors import PLAYER_LIST_PARAMS, PLAYER_PARAMS
+from tests.examples import tried
 
 SEATS = ["Ann", "Bob", "Cat", "Dan"]
-# No example database: these tests must not leave files behind in the repository.
-RANDOM_MATCHES = settings(max_examples=300, deadline=None, database=None)
-RANDOM_HANDS = settings(max_examples=200, deadline=None, database=None)
-RENAMINGS = settings(max_examples=150, deadline=None, database=None)
+RANDOM_MATCHES = tried(3)
+RANDOM_HANDS = tried(2)
+RENAMINGS = tried(1.5)
 
 
 def option_values(name: str) -> st.SearchStrategy[Any]:
