@@ -125,10 +125,12 @@ def _match_context(
     round_form: RoundForm | None = None,
     read_only=False,
     focus=False,
+    refused=False,
 ) -> dict:
     """What the sheet shows. `focus`: a round was just saved, so the keyboard goes to the next
     round's first field (autofocus; htmx honours it in a swapped fragment too), or to the
-    message that says so when the match is over."""
+    message that says so when the match is over. `refused`: a save was refused with a message,
+    and the keyboard goes to it."""
     sheet = Sheet(match)
     refusal = None if read_only else owners.refusal(match, request.user)
     can_edit = not read_only and refusal is None
@@ -146,7 +148,7 @@ def _match_context(
         "card_grid": card_grid(match) if round_form and not fields_html else "",
         # The live view shows no panels.
         "panels": [] if read_only else extensions.match_panels(match, sheet),
-        "focus_message": focus and not fields_html,
+        "focus_message": (focus and not fields_html) or refused,
     }
 
 
@@ -330,7 +332,7 @@ def round_new(request: HttpRequest, pk: int) -> HttpResponse:
         match.refresh_from_db()
         if error.repeat or match.is_finished:
             messages.info(request, str(error))
-            return _reload(request, match)
+            return _reload(request, match, refused=True)
         # Keep what was typed, on the sheet as it is now, with the version it now has.
         sheet = Sheet(match)
         form = _new_round_form(match, sheet, data=request.POST)
@@ -339,7 +341,7 @@ def round_new(request: HttpRequest, pk: int) -> HttpResponse:
         return _render_sheet(request, match, form)
     except services.NotAllowed as error:
         messages.error(request, str(error))
-        return _reload(request, match)
+        return _reload(request, match, refused=True)
     if saved:
         messages.success(
             request, _("Round %(number)s saved.") % {"number": form.number}, extra_tags=SAVED
@@ -348,8 +350,20 @@ def round_new(request: HttpRequest, pk: int) -> HttpResponse:
     return _render_sheet(request, match, form, preview)
 
 
+def _error_focus(request: HttpRequest, form: RoundForm) -> str:
+    """Where the keyboard goes when a save is refused, so that the person (on a phone, far
+    below it) is taken to why: the form's own error above it ("form"), else the first player's
+    marked field (their prefix); "" for a preview, which leaves the focus where it was."""
+    if not _saving(request):
+        return ""
+    if form.non_field_errors:
+        return "form"
+    return next((entry.prefix for entry in form if entry.errors), "")
+
+
 def _render_sheet(request: HttpRequest, match: Match, form: RoundForm, preview=None):
     context = _match_context(request, match, form) | _preview_context(preview, form.seats)
+    context["error_focus"] = _error_focus(request, form)
     if request.htmx and request.htmx.target == "preview":
         return render(request, "games/_round_form_fields.html#preview", context | {"oob": True})
     if request.htmx:
@@ -378,14 +392,15 @@ def _preview_context(preview, seats: list[Seat]) -> dict:
     return {"preview": preview, "preview_rows": rows}
 
 
-def _reload(request: HttpRequest, match: Match, focus=False) -> HttpResponse:
-    """After a save (or a refused save): the fresh sheet, as a fragment for htmx."""
+def _reload(request: HttpRequest, match: Match, focus=False, refused=False) -> HttpResponse:
+    """After a save (or a save refused with a message): the fresh sheet, as a fragment for
+    htmx."""
     if request.htmx and request.htmx.target == "preview":
         # A live preview of a round that is no longer the next one: show the page afresh.
         return HttpResponseClientRefresh()
     if request.htmx:
         match.refresh_from_db()
-        context = _match_context(request, match, focus=focus)
+        context = _match_context(request, match, focus=focus, refused=refused)
         return render(request, "games/match.html#match-body", context)
     return redirect(match)
 
@@ -463,6 +478,7 @@ def round_edit(request: HttpRequest, pk: int, round_id: int) -> HttpResponse:
         "round_now": now,
         "card_grid": card_grid(match),
         "sheet": Sheet(match),
+        "error_focus": _error_focus(request, form) if request.method == "POST" else "",
     } | _preview_context(preview, form.seats)
     if request.htmx and request.htmx.target == "preview":
         return render(request, "games/_round_form_fields.html#preview", context | {"oob": True})

@@ -1,5 +1,7 @@
 """The score sheet as its users see it: pages, htmx fragments, permissions and bad input."""
 
+import re
+
 import pytest
 from django.db import connection
 from django.template.loader import get_template
@@ -218,6 +220,46 @@ def test_bad_input_shows_a_clear_message_and_saves_nothing(client, alice, match,
     assert message in response.content.decode()
     assert not match.rounds.exists()
     assert not Entry.objects.exists()
+
+
+def autofocused(body: str) -> list[str]:
+    """The elements that take the keyboard's focus when the page or fragment arrives."""
+    return re.findall(r"<(?:input|div)[^>]*\bautofocus\b[^>]*>", body)
+
+
+def test_a_refused_save_takes_the_keyboard_to_the_first_marked_field(client, alice, match):
+    client.force_login(alice)
+    # Dan's cards are not cards; Eve's points are not a number either: Dan's comes first.
+    response = post_round(client, match, ("out", "Q♠"), ("hand", "Qx"), ("points", "x"), **HTMX)
+    [field] = autofocused(response.content.decode())
+    assert 'id="id_s1-cards"' in field and 'aria-invalid="true"' in field
+    # The preview by the save button says the round is not being filled in any more.
+    assert "Correct the marked fields to see the scores." in response.content.decode()
+
+
+def test_a_refused_save_takes_the_keyboard_to_the_rounds_own_error(client, alice, match):
+    client.force_login(alice)
+    response = post_round(client, match, ("out", "Q♠"), ("out", "9h"), ("points", 17), **HTMX)
+    body = response.content.decode()
+    [error] = autofocused(body)
+    assert 'class="errors" role="alert" tabindex="-1"' in error
+    assert body.index(error) < body.index("exactly one player goes out")
+
+
+def test_a_preview_leaves_the_keyboard_where_it_is(client, alice, match):
+    client.force_login(alice)
+    url = reverse("games:round_new", args=[match.pk])
+    data = round_data(1, ("out", "Q♠"), ("hand", "Qx"), ("points", 17), action="preview")
+    assert autofocused(client.post(url, data, **HTMX).content.decode()) == []
+
+
+def test_a_save_refused_with_a_message_takes_the_keyboard_to_it(client, alice, match):
+    client.force_login(alice)
+    post_round(client, match, *GOOD_ROUND, version=1)
+    body = post_round(client, match, *GOOD_ROUND, version=1, **HTMX).content.decode()
+    [message] = autofocused(body)
+    assert 'class="messages"' in message
+    assert "Round 1 has already been saved." in body
 
 
 def test_a_round_posted_twice_is_saved_once(client, alice, match):
