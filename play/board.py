@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from cards101.rules import parse_card
 from games.labels import card_name, card_notation
 from games.models import Entry
+from play import spoken
 
 if TYPE_CHECKING:
     from play.models import PlaySeat, PlayTable
@@ -44,10 +45,27 @@ class Face:
 
 @dataclass(frozen=True)
 class Order:
-    """A suit a Queen may order: the value posted, and the symbol on its button."""
+    """A suit a Queen may order: the value posted, the symbol on its button and the suit's
+    name, which a screen reader says ("Order hearts")."""
 
     suit: str
     symbol: str
+
+    @property
+    def name(self) -> str:
+        return str(spoken.ORDERED_SUITS[self.suit])
+
+
+@dataclass(frozen=True)
+class Line:
+    """An event of the round's log: as the page writes it ("Boris plays 7♣") and as a screen
+    reader says it ("Boris plays the seven of clubs")."""
+
+    text: str
+    spoken: str
+
+    def __str__(self) -> str:
+        return self.text
 
 
 @dataclass(frozen=True)
@@ -83,6 +101,11 @@ class SeatView:
     def event_label(self) -> str:
         return str(Entry.Event(self.event).label) if self.event else ""
 
+    @property
+    def hand_names(self) -> str:
+        """The hand shown at a round's end, card by card by name, for a screen reader."""
+        return ", ".join(face.title for face in self.hand)
+
 
 @dataclass(frozen=True)
 class Board:
@@ -93,6 +116,7 @@ class Board:
     pile: int
     top: Face | None
     ordered: str | None  # the symbol of the suit a Queen ordered
+    ordered_name: str | None  # and its name, as a screen reader says it
     round_over: bool
     match_over: bool
     cut: bool
@@ -106,21 +130,35 @@ class Board:
     can_draw: bool
     can_pass: bool
     seats: tuple[SeatView, ...]
-    log: tuple[str, ...]  # every event of the round, the last first
+    log: tuple[Line, ...]  # every event of the round, the last first
     # The seat is out of this round and only bots and stand-ins are left to play it.
     fast_forward: bool
+    # How the page names this board when it asks for the next one (spoken.seen), and what
+    # happened since the board it showed before, for its live region (spoken.news).
+    seen: str = ""
+    news: str = ""
 
     @property
-    def log_latest(self) -> tuple[str, ...]:
+    def log_latest(self) -> tuple[Line, ...]:
         return self.log[:LOG_SHOWN]
 
     @property
-    def log_earlier(self) -> tuple[str, ...]:
+    def log_earlier(self) -> tuple[Line, ...]:
         return self.log[LOG_SHOWN:]
 
+    @property
+    def to_move(self) -> SeatView | None:
+        return next((seat for seat in self.seats if seat.to_move), None)
 
-def board(view: dict[str, Any], seats: Sequence[PlaySeat], mine: PlaySeat | None) -> Board:
-    """The board from the engine's view of `mine`'s seat (a spectator's view when None)."""
+
+def board(
+    view: dict[str, Any],
+    seats: Sequence[PlaySeat],
+    mine: PlaySeat | None,
+    since: tuple[int, int] | None = None,
+) -> Board:
+    """The board from the engine's view of `mine`'s seat (a spectator's view when None);
+    `since`, the board the page showed before (spoken.parse_seen), for what to announce."""
     legal = view.get("legal", [])
     plays: dict[str, list[str]] = {}
     for move in legal:
@@ -137,12 +175,15 @@ def board(view: dict[str, Any], seats: Sequence[PlaySeat], mine: PlaySeat | None
     scores = view.get("scores") or [None] * len(seats)
     events = _events(view)
     names = {seat.position: str(seat) for seat in seats}
+    position = mine.position if mine is not None else None
+    ordered = view.get("ordered_suit")
     return Board(
         round=view["round"] + 1,
         stock=view["stock"],
         pile=view["pile"],
         top=Face.of(view["top"]) if view.get("top") else None,
-        ordered=SUIT_SYMBOLS.get(view.get("ordered_suit") or ""),
+        ordered=SUIT_SYMBOLS.get(ordered or ""),
+        ordered_name=str(spoken.ORDERED_SUITS[ordered]) if ordered else None,
         round_over=view["round_over"],
         match_over=view["match_over"],
         cut=view.get("cut", False),
@@ -170,8 +211,13 @@ def board(view: dict[str, Any], seats: Sequence[PlaySeat], mine: PlaySeat | None
             )
             for seat in seats
         ),
-        log=tuple(describe(event, names) for event in view.get("log", []))[::-1],
+        log=tuple(
+            Line(describe(event, names), spoken.say(event, names, position))
+            for event in view.get("log", [])
+        )[::-1],
         fast_forward=fast_forward_offered(view, seats, mine),
+        seen=spoken.seen(view),
+        news=spoken.news(view, names, position, since),
     )
 
 
@@ -250,12 +296,8 @@ def describe(event: dict[str, Any], names: dict[int, str]) -> str:
             return _("%(name)s skips a turn") % {"name": name}
         case "out":
             return _("%(name)s goes out") % {"name": name}
-        case "restock":
-            return _("The pile is turned over into a new stock")
-        case "cut":
-            return _("The round is cut after %(count)s moves: each hand is counted") % {
-                "count": event.get("count", 0)
-            }
+        case "restock" | "cut":
+            return spoken.of_the_table(event)
         case "opening":
             return _("The first card: %(card)s") % {
                 "card": card_notation(parse_card(event["card"]))

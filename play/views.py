@@ -25,7 +25,7 @@ from games import audience, extensions
 from games.labels import rules_message, rules_summary
 from games.models import Seat
 from games.sheet import Sheet
-from play import services
+from play import services, spoken
 from play.board import SUIT_SYMBOLS, board, clock
 from play.forms import PlayTableForm
 from play.models import PlaySeat, PlayTable
@@ -157,7 +157,7 @@ def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
         if request.GET["v"] == str(version):
             return HttpResponse(status=204)
         if not request.user.is_authenticated:
-            html = cache.get(_watched_board_key(pk, version))
+            html = cache.get(_watched_board_key(pk, version, _since(request)))
             if html is not None:
                 return HttpResponse(html)
     return _render_board(request, _read(pk))
@@ -176,7 +176,8 @@ def _render_board(request: HttpRequest, at: AtTable, error: str = "") -> HttpRes
     mine = services.seat_of(seats, request.user)
     left = mine is None and services.has_left(seats, request.user)
     shared = mine is None and not left and _shareable(request, table, error)
-    key = _watched_board_key(table.pk, table.version) if shared else None
+    since = _since(request)
+    key = _watched_board_key(table.pk, table.version, since) if shared else None
     if key is not None and (html := cache.get(key)) is not None:
         return HttpResponse(html)
     context = {
@@ -190,7 +191,7 @@ def _render_board(request: HttpRequest, at: AtTable, error: str = "") -> HttpRes
     }
     if at.game is not None:
         # What the board shows this seat: only what `services.view_of` lets it see.
-        shown = board(services.view_of(at.game, mine), seats, mine)
+        shown = board(services.view_of(at.game, mine), seats, mine, since)
         context["board"] = shown
         context["clock"] = clock(table, shown, timezone.now())
         context["ranking"] = _ranking(table) if shown.match_over and table.match_id else []
@@ -216,10 +217,20 @@ def _shareable(request: HttpRequest, table: PlayTable, error: str) -> bool:
     )
 
 
-def _watched_board_key(pk: int, version: int) -> str:
+def _since(request: HttpRequest) -> tuple[int, int] | None:
+    """The board the page showed before this one, as htmx names it (the board's hx-vals, sent
+    with its fetch and with every move): what to announce is what happened since."""
+    return spoken.parse_seen(request.GET.get("seen") or request.POST.get("seen"))
+
+
+def _watched_board_key(pk: int, version: int, since: tuple[int, int] | None) -> str:
     """Where the spectators' board of a version is kept: besides the version, it varies with
-    the language, the names of the table's players and which hidden ones the viewer may read."""
-    return f"play:watched:{pk}:{version}:{get_language()}:{audience.cache_key(PlayTable, pk)}"
+    the board the watcher saw before (what it announces), the language, the names of the
+    table's players and which hidden ones the viewer may read."""
+    seen = "{}.{}".format(*since) if since else "-"
+    return (
+        f"play:watched:{pk}:{version}:{seen}:{get_language()}:{audience.cache_key(PlayTable, pk)}"
+    )
 
 
 @require_safe

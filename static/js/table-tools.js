@@ -56,3 +56,23 @@
   document.addEventListener("DOMContentLoaded", restore);
   document.addEventListener("htmx:afterSwap", restore);
 })();
+
+// What changed on the board, for a screen reader. Each board says what happened since the one
+// the page showed before (data-news, written by the server from the round's log as this seat
+// may see it); it is added to a polite live region outside the board, which is replaced whole
+// at every version (a live region swapped in with its text already in it is not read out).
+(function () {
+  "use strict";
+  const SAID = 3; // announcements kept in the live region (older ones are dropped silently)
+
+  document.addEventListener("htmx:afterSettle", (event) => {
+    const board = event.target;
+    const region = document.getElementById("board-news");
+    const news = board.id === "board" ? board.querySelector("[data-news]") : null;
+    if (!news || !region) return;
+    const line = document.createElement("p");
+    line.textContent = news.textContent.trim();
+    region.append(line);
+    while (region.children.length > SAID) region.firstElementChild.remove();
+  });
+})();

@@ -152,7 +152,7 @@ def test_in_russian_the_leader_names_the_suit_of_a_turned_up_queen_and_play_goes
     expect(board.locator(".top-card")).to_have_text(re.compile("^Д"))
     expect(board.locator(".hand button.card:enabled")).to_have_count(0)
     expect(board.get_by_text("Вам ходить открытой дамой: закажите масть")).to_be_visible()
-    board.get_by_role("button", name="Заказать ♥").click()
+    board.get_by_role("button", name="Заказать червы").click()
 
     log = page.locator("#board .play-log")
     expect(log.get_by_text(re.compile(r"^alice заказывает ♥ открытой картой Д"))).to_be_visible()

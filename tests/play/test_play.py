@@ -19,6 +19,7 @@ from games.labels import card_name, card_notation
 from games.models import Match
 from play import services as play
 from play.models import PlayMove, PlayTable
+from play.spoken import card_in_a_sentence
 from tests.conftest import at_once, rules_form_data
 
 pytestmark = pytest.mark.django_db
@@ -174,6 +175,8 @@ def assert_nothing_hidden(body: str, codes: set[str]) -> None:
         assert f'value="{code}"' not in body, code
         assert f'"{code}"' not in body, code
         assert card_name(parse_card(code)) not in body, code  # the title of a card button
+        # Nor said by name to a screen reader, in the log or the news of a move.
+        assert card_in_a_sentence(parse_card(code)) not in body, code
 
 
 def test_no_response_shows_another_seats_cards_or_the_stock(client, alice, bob):
@@ -185,7 +188,10 @@ def test_no_response_shows_another_seats_cards_or_the_stock(client, alice, bob):
             client.force_login(user)
         else:
             client.logout()
-        for response in (client.get(url), client.get(url, **HTMX)):
+        # The board fetched after an event says what happened since the board the page
+        # showed (here, the whole round): others' draws as counts, never their cards.
+        since_the_deal = client.get(url, {"seen": "0.0"}, **HTMX)
+        for response in (client.get(url), client.get(url, **HTMX), since_the_deal):
             assert response.status_code == 200
             assert_nothing_hidden(response.content.decode(), hidden_cards(table, seat or 0))
     client.force_login(alice)
@@ -595,11 +601,12 @@ def test_the_leader_names_the_suit_of_a_turned_up_queen_on_the_board(client, ali
     client.force_login(alice)
     body = client.get(table.get_absolute_url()).content.decode()
     assert "The turned-up Queen is yours to play: name the suit" in body
-    for symbol in "♠♥♦♣":
-        assert f'aria-label="Order {symbol}"' in body
+    # Each suit's button is named with the suit, as a screen reader says it.
+    for suit in ("spades", "hearts", "diamonds", "clubs"):
+        assert f'aria-label="Order {suit}"' in body
     russian = client.get(table.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
     assert "Вам ходить открытой дамой: закажите масть" in russian
-    assert 'aria-label="Заказать ♥"' in russian
+    assert 'aria-label="Заказать червы"' in russian
     table.refresh_from_db()
     data = {"version": table.version, "kind": "play", "card": queen.code, "suit": "H"}
     body = client.post(reverse("play:move", args=[table.pk]), data, **HTMX).content.decode()
@@ -629,7 +636,9 @@ def test_bots_are_named_in_the_language_of_the_page_wherever_they_appear(client,
     for page in (board, lobby):
         assert "Случайный бот 2" in page and "Random bot" not in page
     log = board[board.index('class="play-log"') :]
-    assert re.search(r"<li>Случайный бот( 2)? (ходит|берёт|пасует|пропускает)", log)
+    assert re.search(
+        r'<li><span aria-hidden="true">Случайный бот( 2)? (ходит|берёт|пасует|пропускает)', log
+    )
     english = client.get(table.get_absolute_url(), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Random bot 2" in english
 

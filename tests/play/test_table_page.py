@@ -39,7 +39,13 @@ def section(body: str, marker: str) -> str:
 
 
 def lines(html: str) -> list[str]:
-    return re.findall(r"<li>([^<]*)</li>", html)
+    """The log's lines as the page writes them."""
+    return re.findall(r'<li><span aria-hidden="true">([^<]*)</span>', html)
+
+
+def spoken_lines(html: str) -> list[str]:
+    """The log's lines as a screen reader says them."""
+    return re.findall(r'</span><span class="visually-hidden">([^<]*)</span></li>', html)
 
 
 def bot_queen_position(seats: int = 3) -> Game:
@@ -76,11 +82,14 @@ def queen_table(alice):
 
 
 @pytest.mark.parametrize(
-    ("headers", "orders", "whole_round"),
-    [(EN, "and orders", "The whole round: "), (RU, "и заказывает", "Весь раунд: ещё ")],
+    ("headers", "orders", "whole_round", "suits"),
+    [
+        (EN, "and orders", "The whole round: ", ("spades", "hearts", "diamonds", "clubs")),
+        (RU, "и заказывает", "Весь раунд: ещё ", ("пики", "червы", "бубны", "трефы")),
+    ],
 )
 def test_the_board_shows_the_whole_round_newest_first_with_the_suit_a_bots_queen_orders(
-    client, alice, queen_table, headers, orders, whole_round
+    client, alice, queen_table, headers, orders, whole_round, suits
 ):
     table, game = queen_table
     client.force_login(alice)
@@ -102,6 +111,12 @@ def test_the_board_shows_the_whole_round_newest_first_with_the_suit_a_bots_queen
     assert shown[0].startswith(names[queen["seat"]])
     assert shown[0].endswith(f"{orders} {symbol}")
     assert card_notation(parse_card(queen["card"])) in shown[0]
+    # A screen reader hears each line too, the suit by its name.
+    said = spoken_lines(log)
+    assert len(said) == len(shown)
+    suit = dict(zip("SHDC", suits, strict=True))[queen["suit"]]
+    assert said[0].startswith(names[queen["seat"]])
+    assert said[0].endswith(f"{orders} {suit}")
 
 
 def test_the_whole_log_keeps_the_cards_others_drew_and_the_stock_hidden(
