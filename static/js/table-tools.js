@@ -76,3 +76,77 @@
     while (region.children.length > SAID) region.firstElementChild.remove();
   });
 })();
+
+// The board for the keyboard. The board is replaced whole at every version (the person's
+// move, or another's pushed by live.js), which dropped the focus to the top of the page.
+// Every element one may act on carries a stable key (data-focus: a card's code, "draw",
+// "status"...). After a swap the focus goes:
+// - after one's own action (a move, the next round, fast-forward): to the next action;
+// - after a pushed board, if something on the board had the focus: back to it, found by its
+//   key, unless that was the status line where one waits for one's turn and the turn has
+//   come; else to the next action. Focus elsewhere on the page, or nowhere, is left alone.
+// The next action is the error if the board brings one, the round's results, one's first
+// legal move (a turned-up Queen's suits, a card, drawing, passing), fast-forward, "I'm back",
+// and otherwise the status line that says whose turn it is. The page scrolls to the new
+// focus only for someone using the keyboard: a tap on a phone leaves the page where it was.
+(function () {
+  "use strict";
+  const NEXT = [
+    "[data-focus=error]",
+    "[data-focus=round-end]",
+    ".my-hand [data-focus]:not(:disabled)",
+    "[data-focus=fast-forward]",
+    "[data-focus=back]",
+    "[data-focus=status]",
+    "[data-focus=waiting]",
+  ];
+  let before = null;
+  let keyboard = false; // whether the person's last input was a key (not a tap or a click)
+  document.addEventListener("keydown", () => (keyboard = true), true);
+  document.addEventListener("pointerdown", () => (keyboard = false), true);
+
+  function nextAction(board) {
+    for (const selector of NEXT) {
+      const element = board.querySelector(selector);
+      if (element) return element;
+    }
+    return null;
+  }
+
+  function focusOn(element) {
+    // A Queen's suits are inside her <details>: open it, as the person had it.
+    const closed = element.closest("details:not([open])");
+    if (closed && element.parentElement !== closed) closed.open = true;
+    element.focus({ preventScroll: !keyboard });
+  }
+
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    const board = event.detail.target;
+    if (!board || board.id !== "board") return;
+    const active = document.activeElement;
+    const keyed = active && board.contains(active) ? active.closest("[data-focus]") : null;
+    before = {
+      // A move, the next round...: a request made from inside the board, not its own fetch.
+      own: Boolean(event.detail.requestConfig) && event.detail.requestConfig.elt !== board,
+      onBoard: Boolean(active) && board.contains(active),
+      key: keyed ? keyed.dataset.focus : null,
+    };
+  });
+
+  document.addEventListener("htmx:afterSettle", (event) => {
+    const board = event.target;
+    if (board.id !== "board" || !before) return;
+    const was = before;
+    before = null;
+    if (!was.own && !was.onBoard) return;
+    const next = nextAction(board);
+    let target = next;
+    if (!was.own && was.key) {
+      const same = board.querySelector(`[data-focus="${CSS.escape(was.key)}"]`);
+      if (same && !same.disabled && !(was.key === "status" && next !== same)) target = same;
+    } else if (!was.own && board.contains(document.activeElement)) {
+      return; // htmx put it back itself (an element with the same id)
+    }
+    if (target) focusOn(target);
+  });
+})();

@@ -119,6 +119,24 @@ def test_the_board_shows_the_whole_round_newest_first_with_the_suit_a_bots_queen
     assert said[0].endswith(f"{orders} {suit}")
 
 
+@pytest.mark.parametrize(
+    ("headers", "theirs", "mine", "bots"),
+    [
+        (EN, "Round 1 · {} to move", "Round 1 · Your turn", ("Greedy bot", "Greedy bot 2")),
+        (RU, "Раунд 1 · Ходит {}", "Раунд 1 · Ваш ход", ("Жадный бот", "Жадный бот 2")),
+    ],
+)
+def test_the_status_line_says_the_round_and_whose_turn_it_is(
+    client, alice, queen_table, headers, theirs, mine, bots
+):
+    table, game = queen_table
+    client.force_login(alice)
+    body = client.get(table.get_absolute_url(), **headers).content.decode()
+    # A line the keyboard can be put on (static/js/table-tools.js), not a stop of Tab.
+    status = re.search(r'<p id="board-status"[^>]*tabindex="-1"[^>]*>([^<]*)</p>', body)[1]
+    assert status == (mine if game.to_move == 0 else theirs.format(bots[game.to_move - 1]))
+
+
 def test_the_whole_log_keeps_the_cards_others_drew_and_the_stock_hidden(
     client, alice, bob, queen_table
 ):
