@@ -8,6 +8,7 @@ import re
 
 import pytest
 from django.db import connection, transaction
+from django.test import RequestFactory
 from django.test.html import parse_html
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -20,6 +21,7 @@ from games.models import Match
 from play import services as play
 from play.models import PlayMove, PlayTable
 from play.spoken import card_in_a_sentence
+from play.views import _posted_move
 from tests.conftest import at_once, rules_form_data
 
 pytestmark = pytest.mark.django_db
@@ -539,6 +541,7 @@ def test_every_legal_move_has_a_control_on_the_board_that_posts_it(
         clients.append(type(client)())
         clients[-1].force_login(person)
     seen: set[str] = set()
+    posted_kinds: set[tuple[str, bool]] = set()
     for players in (2, 3, 4):
         table = play.create_table(
             by=alice, preset=preset, variant=variant, seats=["me"] + ["open"] * (players - 1)
@@ -548,7 +551,7 @@ def test_every_legal_move_has_a_control_on_the_board_that_posts_it(
         table.refresh_from_db()
         url = reverse("play:table", args=[table.pk])
         action = reverse("play:move", args=[table.pk])
-        for game in positions(variant, players, seeds=4):
+        for number, game in enumerate(positions(variant, players, seeds=4)):
             PlayTable.objects.filter(pk=table.pk).update(state=game.to_json())
             mover = clients[game.to_move]
             body = mover.get(url, **HTMX).content.decode()
@@ -556,19 +559,28 @@ def test_every_legal_move_has_a_control_on_the_board_that_posts_it(
             legal = sorted(move_key(move) for move in game.legal_moves())
             assert sorted(as_move(posted) for posted in posts) == legal, game.view(game.to_move)
             seen |= situations(game)
+            # Every control reads back as the move it names, a legal one there; one of
+            # them (a different kind of control each position) is posted and made, rolled
+            # back after it is checked: the path of a post is the same for every control.
             for posted in posts:
-                # Each move on the same position: rolled back after it is checked.
-                with transaction.atomic():
-                    moves = PlayMove.objects.count()
-                    answer = mover.post(action, posted, **HTMX).content.decode()
-                    assert 'role="alert"' not in answer, (posted, answer)
-                    assert PlayMove.objects.count() == moves + 1
-                    made = PlayMove.objects.latest("number").move
-                    assert as_move(made) == as_move(posted)
-                    transaction.set_rollback(True)
+                read = _posted_move(RequestFactory().post(action, posted))
+                assert move_key(read) == as_move(posted) and move_key(read) in legal, posted
+            posted = posts[number % len(posts)]
+            with transaction.atomic():
+                moves = PlayMove.objects.count()
+                answer = mover.post(action, posted, **HTMX).content.decode()
+                assert 'role="alert"' not in answer, (posted, answer)
+                assert PlayMove.objects.count() == moves + 1
+                made = PlayMove.objects.latest("number").move
+                assert as_move(made) == as_move(posted)
+                transaction.set_rollback(True)
+            posted_kinds.add((made["kind"], bool(made.get("suit"))))
     expected = {"draw", "a Queen in hand", "cover"}
+    # Posted and made: a card, a Queen naming a suit, a draw (and a pass where one may pass).
+    assert {("play", False), ("play", True), ("draw", False)} <= posted_kinds
     if variant.after_draw == "may_play":
         expected |= {"pass", "pass after a draw"}
+        assert ("pass", False) in posted_kinds
     if variant.opening == "dealer_card":
         expected.add("turned-up Queen")
     assert expected <= seen
