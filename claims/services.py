@@ -40,12 +40,12 @@ from django.utils.translation import gettext as _
 
 from claims import changes, signals
 from claims.models import Claim
+from core.accounts import account_named
 from core.names import sort_key
 from games import owners
 from games.models import Match, Player, Seat
 from games.services import (
     NotAllowed,
-    account_named,
     announce_results,
     lock_matches,
     mark_changed,
@@ -174,7 +174,9 @@ def ask(*, guest: Player, by) -> Claim:
 def link(*, guest: Player, username: str, by) -> Claim:
     """A judge of the guest says it is the account called `username`; its user confirms. A
     judge linking a guest to their own account asks for it, as anyone else would."""
-    user = account_named(username, _("Enter the username of the account this guest is."))
+    user = account_named(
+        username, _("Enter the username of the account this guest is."), error=NotAllowed
+    )
     with transaction.atomic():
         if user.pk == by.pk:
             return _open(Claim.Kind.CLAIM, guest, user, by)
