@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.core.cache import cache
 from django.utils.functional import SimpleLazyObject
 
-from claims import changes, services
+from claims import changes, queries
 
 COUNT_SECONDS = 60
 
@@ -17,7 +17,7 @@ def waiting_count(user) -> int:
     """How many claims and links wait for this user's decision."""
     count = cache.get(_key(user))
     if count is None:
-        to_decide, to_confirm = services.waiting(user)
+        to_decide, to_confirm = queries.waiting(user)
         count = remember_count(user, len(to_decide) + len(to_confirm))
     return count
 

@@ -3,7 +3,7 @@ else's account asks it to confirm, and once it has, that scorekeeper's tables co
 
 from django.dispatch import receiver
 
-from claims import services
+from claims import queries, services
 from games.signals import account_named, stand_ins_waiting, tables_counted
 
 
@@ -14,9 +14,9 @@ def ask_the_account(sender, *, guest, user, by, **kwargs) -> None:
 
 @receiver(tables_counted)
 def confirmed_once(sender, *, user, by, **kwargs) -> bool:
-    return services.confirmed_a_guest_of(user, by)
+    return queries.confirmed_a_guest_of(user, by)
 
 
 @receiver(stand_ins_waiting)
 def still_asked(sender, *, match, by, **kwargs) -> list[str]:
-    return services.asked_at(match, by)
+    return queries.asked_at(match, by)

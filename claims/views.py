@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from claims import notices, services
+from claims import notices, queries, services
 from claims.models import Claim
 from core.http import local_path
 from core.limits import limit
@@ -28,13 +28,13 @@ HISTORY = 50
 def claims(request: HttpRequest) -> HttpResponse:
     """Claims waiting for this user's decision, links to confirm, and their own requests."""
     user = request.user
-    to_decide, to_confirm = services.waiting(user, limit=PENDING_SHOWN)
+    to_decide, to_confirm = queries.waiting(user, limit=PENDING_SHOWN)
     history = list(
         Claim.objects.filter(Q(asked_by=user) | Q(user=user) | Q(decided_by=user))
         .select_related("guest", "user", "asked_by", "decided_by")
         .distinct()[:HISTORY]
     )
-    services.show_deciders(claim for claim in history if claim.is_pending)
+    queries.show_deciders(claim for claim in history if claim.is_pending)
     notices.remember_count(user, len(to_decide) + len(to_confirm))
     return render(
         request,

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_safe
 from games import owners
 from games.models import Match
 from tournaments.models import Tournament
-from tournaments.services import seats_now
+from tournaments.queries import seats_now
 
 
 @require_safe

@@ -24,7 +24,7 @@ from core.http import unchanged
 from core.limits import limit
 from core.names import sort_key
 from core.validators import name_problem
-from games import audience, extensions, labels, owners, services, signals
+from games import audience, extensions, labels, owners, queries, services, signals
 from games.forms import MatchFilterForm, NewMatchForm, RoundForm, initial_from_entries
 from games.labels import outcome_label, rules_message
 from games.models import Entry, Match, NameKey, Player, Round, Seat
@@ -115,7 +115,7 @@ def new_match(request: HttpRequest) -> HttpResponse:
     if request.htmx and request.method == "GET":
         # Choosing another preset refills the options from it.
         template = form.options_template_name
-    known = services.known_player_names(request.user)
+    known = queries.known_player_names(request.user)
     return render(request, template, {"form": form, "known_names": known})
 
 
@@ -295,7 +295,7 @@ def _save_round(request: HttpRequest, match: Match, form: RoundForm, names, save
         return None, False
     try:
         if request.POST.get("action") == "preview":
-            preview = services.preview_round(
+            preview = queries.preview_round(
                 match=match, outcomes=form.outcomes(), round_id=form.round_id
             )
             return preview, False
@@ -414,7 +414,7 @@ def _round_or_none(match: Match, round_id: int) -> Round | None:
 def _round_now(round_: Round) -> list[tuple[str, str]]:
     """The round as it is now, for people: (player, outcome) in seat order."""
     entries = sorted(round_.entries.all(), key=lambda entry: entry.seat.position)
-    return [(str(e.seat.player), outcome_label(services.entry_outcome(e))) for e in entries]
+    return [(str(e.seat.player), outcome_label(queries.entry_outcome(e))) for e in entries]
 
 
 def _edit_form(round_: Round, data=None) -> RoundForm:

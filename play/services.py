@@ -309,65 +309,6 @@ def rematch(*, table: PlayTable, by) -> PlayTable:
     return new
 
 
-def seat_to_move(table: PlayTable) -> int | None:
-    """The seat whose decision it is, or None when it is nobody's: before the deal, between
-    two rounds, after the match."""
-    if table.status != PlayTable.Status.PLAYING or table.state is None:
-        return None
-    game = Game.from_json(table.state)
-    return None if game.round_over else game.to_move
-
-
-def seat_of(seats: Sequence[PlaySeat], user) -> PlaySeat | None:
-    """The user's seat among these, if they sit there (never a bot's seat for an anonymous
-    visitor; never the seat of someone who resigned and left: they watch as anyone does)."""
-    if not user.is_authenticated:
-        return None
-    return next((seat for seat in seats if seat.user_id == user.pk and not seat.has_left), None)
-
-
-def has_left(seats: Sequence[PlaySeat], user) -> bool:
-    """Whether the user resigned and left one of these seats."""
-    return user.is_authenticated and any(
-        seat.user_id == user.pk and seat.has_left for seat in seats
-    )
-
-
-def view_for(table: PlayTable, seat: PlaySeat | None) -> dict | None:
-    """What this seat may see; a spectator sees only what every seat sees."""
-    if table.state is None:
-        return None
-    return view_of(Game.from_json(table.state), seat)
-
-
-def view_of(game: Game, seat: PlaySeat | None) -> dict:
-    """What this seat may see of the game; a spectator sees only what every seat sees."""
-    if seat is not None:
-        return game.view(seat.position)
-    return public_view(game.view(0))
-
-
-def public_view(view: dict) -> dict:
-    """A seat's view less everything only that seat may see."""
-    public = {key: value for key, value in view.items() if key not in ("hand", "legal")}
-    public["seat"] = None
-    public["must_cover"] = False
-    public["log"] = [
-        {key: value for key, value in event.items() if key != "cards"}
-        for event in view.get("log", [])
-    ]
-    return public
-
-
-def replay_view(game: Game) -> dict:
-    """A position of a finished round as anyone may see it in its replay: what every seat
-    sees, and every hand (the round is over, its hands were shown to the table at its end).
-    Never for a round still being played: the caller replays finished rounds alone."""
-    view = public_view(game.view(0))
-    view["hands"] = [[card.code for card in sorted(hand)] for hand in game.cards_in_play()["hands"]]
-    return view
-
-
 # --- inside the transaction ----------------------------------------------------------------
 
 
@@ -504,23 +445,4 @@ def _server_moves_at(at: AtTable) -> datetime.datetime | None:
 def _save(table: PlayTable, *fields: str) -> None:
     """Save the locked table's changed fields and move its version; the browsers watching
     the table hear of it once the transaction commits."""
-    table.version += 1
-    table.save(update_fields=[*fields, "version", "updated_at"])
-    live.announce(PlayTable, table.pk, table.version)
-
-
-def replay(table: PlayTable, round_index: int, step: int) -> tuple[Game, int]:
-    """The game as it stood after `step` moves of round `round_index` (0-based), rebuilt
-    from the seed and the kept moves; returns it with the number of moves in that round."""
-    game = Game.new(table.variant, players=table.seat_count, seed=table.seed)
-    moves = list(table.moves.filter(round__lte=round_index).order_by("number"))
-    in_round = [m for m in moves if m.round == round_index]
-    for kept in moves:
-        if kept.round == round_index and in_round.index(kept) >= step:
-            break
-        while game.view(kept.seat)["round"] < kept.round:
-            game.next_round()
-        game.play(Move.from_json(kept.move))
-    while game.view(0)["round"] < round_index and game.round_over and not game.match_over:
-        game.next_round()
-    return game, len(in_round)
+    live.moved(table, *fields)

@@ -24,7 +24,7 @@ from core.names import sort_key
 from core.validators import name_problem, parse_id
 from games.labels import changed_options, rules_summary
 from games.models import NameKey, Seat
-from tournaments import services
+from tournaments import player_lists, queries, services
 from tournaments.forms import (
     AddPlayersForm,
     ConfirmImportForm,
@@ -131,7 +131,7 @@ def _tournament_context(request: HttpRequest, tournament: Tournament) -> dict:
         "tournament": tournament,
         "is_director": is_director,
         "is_owner": request.user.pk == tournament.created_by_id,
-        "lines": SimpleLazyObject(lambda: services.cached_standing_lines(tournament)),
+        "lines": SimpleLazyObject(lambda: queries.cached_standing_lines(tournament)),
         "rounds": rounds,
         "current": current,
         "current_tables": SimpleLazyObject(
@@ -142,8 +142,8 @@ def _tournament_context(request: HttpRequest, tournament: Tournament) -> dict:
             )
         ),
         "my_entry": my_entry,
-        "my_sitting_out": services.sitting_out(tournament, [my_entry]) if my_entry else None,
-        "my_seats": services.seats_now(request.user, tournament) if my_entry else [],
+        "my_sitting_out": queries.sitting_out(tournament, [my_entry]) if my_entry else None,
+        "my_seats": queries.seats_now(request.user, tournament) if my_entry else [],
         "summary": rules_summary(variant, tournament.preset),
         "house_rules": changed_options(variant, tournament.preset),
         "tie_break_labels": [_tie_break_label(name) for name in tournament.tie_breaks],
@@ -155,7 +155,7 @@ def _tournament_context(request: HttpRequest, tournament: Tournament) -> dict:
         "entrant_count": tournament.entrants.count,
         "can_finish": is_director
         and tournament.status == Tournament.Status.RUNNING
-        and services.can_finish(tournament),
+        and queries.can_finish(tournament),
     }
 
 
@@ -202,7 +202,7 @@ def projector(request: HttpRequest, pk: int) -> HttpResponse:
     if pages == 1 and unchanged(request, Tournament, tournament.pk):
         return HttpResponse(status=204)
     page = min(max(parse_id(request.GET.get("page")) or 1, 1), pages)
-    over = tournament.status == Tournament.Status.FINISHED or services.can_finish(tournament)
+    over = tournament.status == Tournament.Status.FINISHED or queries.can_finish(tournament)
     lines = context["lines"]
     context.update(
         page_lines=SimpleLazyObject(
@@ -275,7 +275,7 @@ def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
     writer.writerow(
         [_("Rank"), _("Player"), _("Points"), *per_round, _("Tables"), *names, _("Dropped")]
     )
-    for line in services.standing_lines(tournament):
+    for line in queries.standing_lines(tournament):
         s = line.standing
         writer.writerow(
             [
@@ -465,7 +465,7 @@ def players(request: HttpRequest, pk: int) -> HttpResponse:
                 import_form = ImportPlayersForm(request.POST, request.FILES, prefix="import")
                 if import_form.is_valid():
                     table = import_form.cleaned_data["file"]
-                    found = services.read_player_list(table.text, table.separator)
+                    found = player_lists.read_player_list(table.text, table.separator)
                     return render(
                         request,
                         "tournaments/import_preview.html",
@@ -538,7 +538,7 @@ def _report_skipped(request: HttpRequest, added: services.Added) -> None:
 
 def _report_sitting_out(request: HttpRequest, tournament: Tournament, entrants) -> None:
     """Tell the director who, checked in just now, sits out the round being played."""
-    out = services.sitting_out(tournament, entrants)
+    out = queries.sitting_out(tournament, entrants)
     if out is None:
         return
     one = len(out.entrants) == 1

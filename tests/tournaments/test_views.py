@@ -13,7 +13,7 @@ from django.urls import reverse
 from games.models import Match
 from tests.conftest import play_out, record, rules_form_data
 from tests.tournaments.conftest import enter, import_file, read_file, seated, second_round_of_eight
-from tournaments import services
+from tournaments import queries, services
 from tournaments.models import Tournament, TournamentRound
 
 pytestmark = pytest.mark.django_db
@@ -213,7 +213,7 @@ def test_after_the_last_round_the_projector_shows_the_final_standings_and_the_wi
             services.seat_next_round(tournament=running, by=alice)
     page = client.get(reverse("tournaments:projector", args=[running.pk])).content.decode()
     assert "Final standings" in page and "Round 2 of 2" not in page
-    winners = [line for line in services.standing_lines(running) if line.standing.rank == 1]
+    winners = [line for line in queries.standing_lines(running) if line.standing.rank == 1]
     names = ", ".join(f"<strong>{line.entrant.player}</strong>" for line in winners)
     assert len(winners) == 3  # tied for first: "Winners"
     assert f"Winners: {names}" in page
