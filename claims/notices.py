@@ -39,3 +39,12 @@ def context(request) -> dict:
     if user is None or not user.is_authenticated:
         return {"waiting": 0}
     return {"waiting": SimpleLazyObject(lambda: waiting_count(user))}
+
+
+def to_confirm(user, players=None) -> list[queries.ToConfirm]:
+    """The guests seated for this user's account waiting for them (queries.to_confirm), read
+    only when the top bar's count says something waits: nothing more to read on the pages
+    of everyone else."""
+    if not user.is_authenticated or not waiting_count(user):
+        return []
+    return queries.to_confirm(user, players)

@@ -5,9 +5,11 @@ questions (has a user confirmed a guest of this scorekeeper, who was asked at a 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
-from django.db.models import Q
+from django.db.models import Q, QuerySet
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from claims import signals
@@ -137,4 +139,75 @@ def asked_at(match: Match, by) -> list[str]:
             asked_by=by,
             guest__seats__match=match,
         ).values_list("user__username", flat=True)
+    )
+
+
+@dataclass(frozen=True)
+class ToConfirm:
+    """A guest a scorekeeper or a director seated for `user`'s account, waiting for them to say
+    it is them: what the request shows where they look (their home page, the tournament's page,
+    the table), with the address of the one-tap answer and of the table it is about."""
+
+    claim_id: int
+    guest_name: str
+    asked_by: str
+    decide_url: str
+    table_url: str | None  # the guest's latest table not finished yet, if any
+
+
+def to_confirm(user, players: QuerySet | Iterable[int] | None = None) -> list[ToConfirm]:
+    """The guests seated for `user`'s account by others and not answered yet (pending links),
+    oldest first; only those among `players` (ids, or a one-column queryset read in the same
+    query) when given. Two queries when any waits, one otherwise."""
+    if not user.is_authenticated:
+        return []
+    links = (
+        Claim.objects.filter(
+            kind=Claim.Kind.LINK, status=Claim.Status.PENDING, user=user, guest__isnull=False
+        )
+        .exclude(asked_by=user)
+        .select_related("asked_by")
+        .order_by("asked_at", "pk")
+    )
+    if players is not None:
+        links = links.filter(guest_id__in=players)
+    links = list(links)
+    if not links:
+        return []
+    tables: dict[int, int] = {}
+    for guest_id, match_id in (
+        Seat.objects.filter(
+            player_id__in=[link.guest_id for link in links],
+            match__status=Match.Status.RUNNING,
+        )
+        .order_by("match_id")
+        .values_list("player_id", "match_id")
+    ):
+        tables[guest_id] = match_id  # the latest
+    return [
+        ToConfirm(
+            claim_id=link.pk,
+            guest_name=link.guest_name,
+            asked_by=str(link.asked_by or ""),
+            decide_url=reverse("claims:claim_decide", args=[link.pk]),
+            table_url=(
+                reverse("games:match", args=[tables[link.guest_id]])
+                if link.guest_id in tables
+                else None
+            ),
+        )
+        for link in links
+    ]
+
+
+def asked_to_confirm(players: QuerySet | Iterable[int]) -> list[str]:
+    """The usernames of the accounts asked to confirm that one of these players (guests) is
+    them, and who have not answered yet: a director adding them is told at once."""
+    return sorted(
+        set(
+            Claim.objects.filter(
+                kind=Claim.Kind.LINK, status=Claim.Status.PENDING, guest_id__in=players
+            ).values_list("user__username", flat=True)
+        ),
+        key=sort_key,
     )

@@ -3,8 +3,14 @@ else's account asks it to confirm, and once it has, that scorekeeper's tables co
 
 from django.dispatch import receiver
 
-from claims import queries, services
-from games.signals import account_named, stand_ins_waiting, tables_counted
+from claims import notices, queries, services
+from games.models import Seat
+from games.signals import (
+    account_named,
+    confirmations_waiting,
+    stand_ins_waiting,
+    tables_counted,
+)
 
 
 @receiver(account_named)
@@ -20,3 +26,8 @@ def confirmed_once(sender, *, user, by, **kwargs) -> bool:
 @receiver(stand_ins_waiting)
 def still_asked(sender, *, match, by, **kwargs) -> list[str]:
     return queries.asked_at(match, by)
+
+
+@receiver(confirmations_waiting)
+def guests_to_confirm(sender, *, match, user, **kwargs) -> list[queries.ToConfirm]:
+    return notices.to_confirm(user, Seat.objects.filter(match=match).values("player_id"))

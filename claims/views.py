@@ -100,7 +100,13 @@ def decide(request: HttpRequest, pk: int) -> HttpResponse:
     except NotAllowed as refusal:
         messages.error(request, str(refusal))
     else:
-        if approve:
+        if approve and claim.kind == Claim.Kind.LINK and claim.user_id == request.user.pk:
+            messages.success(
+                request,
+                _("Confirmed: you are “%(guest)s”, and the seats and results are yours.")
+                % {"guest": claim.guest_name},
+            )
+        elif approve:
             messages.success(
                 request,
                 _("%(guest)s is now %(user)s's profile.")

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_safe
 
+from claims.notices import to_confirm
 from games import owners
 from games.models import Match
 from tournaments.models import Tournament
@@ -30,6 +31,7 @@ def home(request: HttpRequest) -> HttpResponse:
     )
     context = {
         "seats_now": seats_now(request.user),
+        "to_confirm": to_confirm(request.user),
         "mine": mine,
         "recent": recent,
         "tournaments": tournaments,

@@ -198,6 +198,18 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
         and user.pk != match.created_by_id
         and match.seats.filter(player__user=user).exists()
     )
+    # Seated by another's hand as a guest of their name: the request to confirm it, here.
+    context["to_confirm"] = (
+        [
+            request_
+            for _receiver, answer in signals.confirmations_waiting.send(
+                sender=Match, match=match, user=user
+            )
+            for request_ in answer
+        ]
+        if user.is_authenticated and context["refusal"]
+        else []
+    )
     return render(request, "games/match.html", context)
 
 

@@ -17,6 +17,8 @@ from django.utils.translation import ngettext, pgettext
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
+from claims import notices
+from claims import queries as claims
 from core.exports import csv_response
 from core.http import local_path, unchanged
 from core.limits import limit
@@ -144,6 +146,12 @@ def _tournament_context(request: HttpRequest, tournament: Tournament) -> dict:
         "my_entry": my_entry,
         "my_sitting_out": queries.sitting_out(tournament, [my_entry]) if my_entry else None,
         "my_seats": queries.seats_now(request.user, tournament) if my_entry else [],
+        # Entered by a director as a guest of their name: asked to confirm it is them.
+        "to_confirm": (
+            []
+            if my_entry
+            else notices.to_confirm(request.user, tournament.entrants.values("player_id"))
+        ),
         "summary": rules_summary(variant, tournament.preset),
         "house_rules": changed_options(variant, tournament.preset),
         "tie_break_labels": [_tie_break_label(name) for name in tournament.tie_breaks],
@@ -459,6 +467,7 @@ def players(request: HttpRequest, pk: int) -> HttpResponse:
                         )
                     _report_sitting_out(request, tournament, added.entrants)
                     _report_skipped(request, added)
+                    _report_stand_ins(request, added)
                     return redirect("tournaments:players", pk=pk)
             elif which == "import":
                 # A file is read and shown first; nobody is added until the director confirms.
@@ -497,6 +506,7 @@ def players(request: HttpRequest, pk: int) -> HttpResponse:
                 )
                 _report_sitting_out(request, tournament, added.entrants)
                 _report_skipped(request, added)
+                _report_stand_ins(request, added)
                 return redirect("tournaments:players", pk=pk)
         except TournamentError as error:
             if which == "import_confirm":
@@ -533,6 +543,27 @@ def _report_skipped(request: HttpRequest, added: services.Added) -> None:
             request,
             _("Skipped, entered already or listed twice: %(names)s.")
             % {"names": ", ".join(added.skipped)},
+        )
+
+
+def _report_stand_ins(request: HttpRequest, added: services.Added) -> None:
+    """Tell the director at once which names were accounts entered as guests of their name
+    (games.services.players_for_names), until their people confirm it is them."""
+    asked = claims.asked_to_confirm([entrant.player_id for entrant in added.entrants])
+    if asked:
+        messages.warning(
+            request,
+            ngettext(
+                "%(names)s has an account: a guest of that name is entered until they confirm "
+                "it is them, which their home page, this tournament's page and their table ask "
+                "them to do in one tap. Until then their results do not count on their record.",
+                "%(names)s have accounts: guests of those names are entered until they confirm "
+                "it is them, which their home pages, this tournament's page and their tables "
+                "ask them to do in one tap. Until then their results do not count on their "
+                "records.",
+                len(asked),
+            )
+            % {"names": ", ".join(asked)},
         )
 
 
