@@ -44,6 +44,23 @@ def test_deleting_a_round_names_the_match_by_its_players(client, alice, match):
     assert "Раунд будет удалён, а суммы пересчитаны." in russian
 
 
+def test_the_sheet_offers_to_delete_the_last_round_as_its_page_asks(client, alice, match):
+    """The link says what the page after it does: it deletes the round (no 'undo' on the sheet
+    and 'delete' on the question)."""
+    round_ = a_round(match, alice)
+    client.force_login(alice)
+    url = reverse("games:round_delete", args=[match.pk, round_.pk])
+    for headers, link, question in (
+        ({}, "Delete round 1", "<h1>Delete round 1?</h1>"),
+        (RUSSIAN, "Удалить раунд 1", "<h1>Удалить раунд 1?</h1>"),
+    ):
+        sheet = client.get(match.get_absolute_url(), headers=headers).content.decode()
+        assert f'<a href="{url}">{link}</a>' in sheet
+        assert "Undo" not in sheet and "Отменить раунд" not in sheet
+        page = client.get(url, headers=headers).content.decode()
+        assert question in page and f"<title>{link} · " in page
+
+
 def test_deleting_a_round_at_a_tournament_table_names_the_table(client, alice):
     tournament = make_tournament(alice)
     enter(tournament, ["Anna", "Boris", "Vera"], alice)
