@@ -401,6 +401,10 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("ru", _("Russian"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Dates as each language writes them in running text where Django's differ (config/formats/).
+# A template writes a month in words with "j E" (genitive: "27 ноября"), never "M" or "N",
+# which Russian capitalises ("27 Ноя").
+FORMAT_MODULE_PATH = "config.formats"
 TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True
