@@ -8,6 +8,7 @@ from playwright.sync_api import ConsoleMessage, Page
 
 from tests.browser.conftest import in_both_languages
 from tests.conftest import make_match
+from tests.tournaments.conftest import make_tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -17,6 +18,7 @@ def test_the_pages_of_a_club_night_log_nothing_to_the_console(
     page: Page, problems: list[str], alice, log_in
 ):
     match = make_match(alice, ["alice", "Вера", "Глеб"])
+    tournament = make_tournament(alice)
     said: list[str] = []
     at = [""]
 
@@ -32,6 +34,9 @@ def test_the_pages_of_a_club_night_log_nothing_to_the_console(
         match.get_absolute_url(),
         reverse("stats:profile", args=[alice.player.pk]),
         reverse("games:rules"),
+        tournament.get_absolute_url(),
+        reverse("tournaments:projector", args=[tournament.pk]),
+        reverse("play:lobby"),
     ):
         at[0] = path
         page.goto(path)
