@@ -8,7 +8,7 @@ from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from claims import notices, queries, services
 from claims.models import Claim
@@ -134,9 +134,18 @@ def withdraw(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "HEAD", "POST"])
 @limit("privacy")
 def privacy(request: HttpRequest) -> HttpResponse:
+    """The choice is posted from the owner's profile; an address opened or bookmarked leads
+    there, to the choice, changing nothing."""
+    if request.method != "POST":
+        player = Player.objects.filter(user=request.user).first()
+        messages.info(
+            request, _("Who sees your profile is chosen on it, under “Who sees this profile”.")
+        )
+        page = extensions.player_page(player.pk) if player is not None else None
+        return redirect(f"{page}#privacy-title" if page else "claims:claims")
     player = own_player(request.user)
     private = request.POST.get("private") == "on"
     services.set_private(player=player, private=private, by=request.user)

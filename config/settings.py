@@ -401,6 +401,10 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("ru", _("Russian"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Dates as each language writes them in running text where Django's differ (config/formats/).
+# A template writes a month in words with "j E" (genitive: "27 ноября"), never "M" or "N",
+# which Russian capitalises ("27 Ноя").
+FORMAT_MODULE_PATH = "config.formats"
 TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True
@@ -436,14 +440,14 @@ SECURE_CSP = {
 # (QR codes are drawn on the server and scanned by the phone's own camera app), no reading the
 # clipboard, no fullscreen API (the projector page is made full screen by the browser's own
 # key), no wake lock, no sharing, no payment. Each is denied, so that an injected script or
-# frame cannot ask for it either. (Chromium on a desktop without Bluetooth or sharing warns
-# that it does not know "bluetooth" and "web-share"; phones do.)
+# frame cannot ask for it either. Only features Chromium knows on every platform are named:
+# an unknown one ("bluetooth", "web-share" on a desktop) is an error in every page's console,
+# and Web Bluetooth and Web Share ask the person through the browser's own dialog anyway.
 PERMISSIONS_POLICY = {"clipboard-write": ["self"]} | {
     feature: []
     for feature in (
         "accelerometer",
         "autoplay",
-        "bluetooth",
         "browsing-topics",
         "camera",
         "clipboard-read",
@@ -470,7 +474,6 @@ PERMISSIONS_POLICY = {"clipboard-write": ["self"]} | {
         "serial",
         "speaker-selection",
         "usb",
-        "web-share",
         "window-management",
         "xr-spatial-tracking",
     )

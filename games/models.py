@@ -6,13 +6,14 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Prefetch, Q
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from cards101.rules import Variant
 from core.names import THEN, YO, search_fold
 from games import audience
 from games.bot_names import bot_names_like
-from games.labels import PRESET_LABELS
+from games.labels import PRESET_LABELS, started
 
 
 class NameKey(models.Func):
@@ -201,7 +202,10 @@ class Match(models.Model):
         verbose_name_plural = _("matches")
 
     def __str__(self) -> str:
-        return _("Match %(number)s") % {"number": self.pk}
+        # By the day and hour it began, as people tell matches apart: the id is for addresses.
+        if self.created_at is None:
+            return gettext("New match")
+        return gettext("Match of %(started)s") % {"started": started(self.created_at)}
 
     def get_absolute_url(self) -> str:
         return reverse("games:match", args=[self.pk])

@@ -293,7 +293,12 @@ def match_history(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "games/match_history.html",
-        {"match": match, "sheet": sheet, "corrections": corrections},
+        {
+            "match": match,
+            "sheet": sheet,
+            "corrections": corrections,
+            "what": owners.describe(match),
+        },
     )
 
 
@@ -494,7 +499,7 @@ def round_edit(request: HttpRequest, pk: int, round_id: int) -> HttpResponse:
     } | _preview_context(preview, form.seats)
     if request.htmx and request.htmx.target == "preview":
         return render(request, "games/_round_form_fields.html#preview", context | {"oob": True})
-    return render(request, "games/round_edit.html", context)
+    return render(request, "games/round_edit.html", context | {"what": owners.describe(match)})
 
 
 @limit("correction")
@@ -630,6 +635,7 @@ def scorekeepers(request: HttpRequest, pk: int) -> HttpResponse:
         "games/scorekeepers.html",
         {
             "match": match,
+            "what": owners.describe(match),
             "keepers": match.scorekeepers.order_by(NameKey("username")),
             "error": error,
         },
