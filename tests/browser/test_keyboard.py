@@ -466,5 +466,5 @@ def test_a_round_is_entered_on_a_score_sheet_with_the_keyboard_alone(
     expect(field).to_be_focused()
     expect(field).to_have_attribute("aria-invalid", "true")
     expect(form.locator("#err-s0")).to_be_in_viewport()
-    expect(form.locator("#preview")).to_have_text(t("Correct the marked fields to see the scores."))
+    expect(form.locator("#preview")).to_have_text(t("Not saved: correct the marked fields."))
     assert problems == []
