@@ -162,14 +162,16 @@ def come_back(*, table: PlayTable, user) -> PlayTable:
     return at.table
 
 
-def next_round(*, table: PlayTable | int, user, version: int) -> AtTable:
-    """Deal the next round once the last one is over (any seated person may)."""
+def next_round(*, table: PlayTable | int, user, round_number: int) -> AtTable:
+    """Deal the round after round `round_number` (1-based, as the board shows it) once that one is
+    over (any seated person may). Dealt already (by the server, or another person): nothing to
+    do, and nothing refused."""
     with transaction.atomic():
         at = _load(table)
         _seated(at, user)
-        if at.table.version != version:
-            raise TableMovedOn(_("The table has moved on; here it is now."))
-        _deal_next(at)
+        if at.game is None or at.game.round + 1 != round_number:
+            return at
+        _deal_next(at)  # refused while the round is played
     return at
 
 
@@ -232,8 +234,9 @@ def next_due() -> datetime.datetime | None:
     )
 
 
-def leave(*, table: PlayTable, user, version: int) -> PlayTable:
-    """Leave the table, seen at `version`.
+def leave(*, table: PlayTable, user, status: str) -> PlayTable:
+    """Leave the table, seen with `status` (waiting or playing: what leaving means; the bots'
+    moves meanwhile change nothing of it).
 
     While the table waits for players, the seat is simply open again (whoever has the link may
     take it; the table stays its creator's). Once the game is played, leaving is resigning: the
@@ -246,10 +249,10 @@ def leave(*, table: PlayTable, user, version: int) -> PlayTable:
         at = _load(table)
         table = at.table
         seat = _seated(at, user)
-        if table.version != version:
-            raise TableMovedOn(_("The table has moved on; here it is now."))
         if table.status == PlayTable.Status.FINISHED:
             raise TableError(_("The match is over."))
+        if table.status != status:
+            raise TableMovedOn(_("The table has moved on; here it is now."))
         if table.status == PlayTable.Status.WAITING:
             seat.user = None
             seat.save(update_fields=["user"])
@@ -264,13 +267,20 @@ def leave(*, table: PlayTable, user, version: int) -> PlayTable:
     return table
 
 
-def fast_forward(*, table: PlayTable | int, user, version: int) -> AtTable:
-    """Play the rest of the round at once, for a person out of it while only bots and
-    stand-ins are left to move in it (`play.board.fast_forward_offered`): every move the server
-    owes, in this one transaction and without the bots' pause, each recorded as `step` records
-    it. The next deal waits as after any round."""
+def fast_forward(*, table: PlayTable | int, user, round_number: int) -> AtTable:
+    """Play the rest of round `round_number` (1-based, as the board shows it) at once, for a
+    person out of it while only bots and stand-ins are left to move in it
+    (`play.board.fast_forward_offered`): every move the server owes, in this one transaction
+    and without the bots' pause, each recorded as `step` records it. The next deal waits as
+    after any round. The bots' moves meanwhile refuse nothing: a round they ended already is
+    simply over."""
     with transaction.atomic():
-        at, seat = _in_play(table, user, version)
+        at = _load(table)
+        seat = _seated(at, user)
+        if at.game is None or at.game.round + 1 != round_number or at.game.round_over:
+            return at
+        if at.table.status != PlayTable.Status.PLAYING:
+            raise TableError(_("The game is not being played."))
         if not fast_forward_offered(at.game.view(seat.position), at.seats, seat):
             raise TableError(
                 _("You may fast-forward only a round you are out of, with only bots left in it.")

@@ -223,10 +223,8 @@ def leave(request: HttpRequest, pk: int) -> HttpResponse:
     page then says so, as anyone watching sees it)."""
     table = _get_table(pk)
     try:
-        version = int(request.POST.get("version", ""))
-        left = services.leave(table=table, user=request.user, version=version)
-    except ValueError:
-        messages.error(request, _("The table has moved on; here it is now."))
+        status = request.POST.get("status", "")
+        left = services.leave(table=table, user=request.user, status=status)
     except services.TableError as error:
         messages.error(request, str(error))
     else:
@@ -241,17 +239,18 @@ def leave(request: HttpRequest, pk: int) -> HttpResponse:
 @limit("deal")
 def fast_forward(request: HttpRequest, pk: int) -> HttpResponse:
     """The rest of the round played at once, for someone out of it among bots."""
-    return _on_version(request, pk, services.fast_forward)
+    return _on_round(request, pk, services.fast_forward)
 
 
-def _on_version(request: HttpRequest, pk: int, change) -> HttpResponse:
-    """A change made on the version of the table the board showed (`change(table=, user=,
-    version=)`, a service returning the table as it left it): the board as it is now, with why
-    not if it was refused."""
+def _on_round(request: HttpRequest, pk: int, change) -> HttpResponse:
+    """A change to the round the board showed (`change(table=, user=, round_number=)`, a
+    service returning the table as it left it): the board as it is now, with why not if it was
+    refused. Not on the table's version: the bots' moves meanwhile do not change what was
+    asked."""
     error, at = "", None
     try:
-        version = int(request.POST.get("version", ""))
-        at = change(table=pk, user=request.user, version=version)
+        number = int(request.POST.get("round", ""))
+        at = change(table=pk, user=request.user, round_number=number)
     except PlayTable.DoesNotExist:
         raise Http404 from None
     except ValueError:
@@ -265,7 +264,7 @@ def _on_version(request: HttpRequest, pk: int, change) -> HttpResponse:
 @require_POST
 @limit("deal")
 def next_round(request: HttpRequest, pk: int) -> HttpResponse:
-    return _on_version(request, pk, services.next_round)
+    return _on_round(request, pk, services.next_round)
 
 
 @login_required

@@ -192,12 +192,12 @@ def test_dealing_flat_out_is_stopped_at_the_thirty_first_and_deals_nothing_after
     client = signed_in(alice)
     next_deal = reverse("play:next", args=[round_over.pk])
     fast_forward = reverse("play:fast_forward", args=[round_over.pk])
-    stale = {"version": round_over.version - 1}
+    stale = {"round": 0}  # a round long over: nothing to do
     # The next deal and fast-forward count together.
     statuses = flood(client, [(fast_forward, stale), (next_deal, stale)])
     assert taken_before_the_limit(statuses) == DEALS_A_MINUTE
 
-    response = client.post(next_deal, {"version": round_over.version})
+    response = client.post(next_deal, {"round": game_of(round_over).round + 1})
     assert_limited(
         response,
         "You have started or fast-forwarded too many rounds in a short time: this was not done.",
@@ -211,8 +211,8 @@ def test_a_player_dealing_or_fast_forwarding_every_four_seconds_is_never_refused
     """Quicker than a round can be played out among bots and dealt again."""
     client = signed_in(alice)
     posts = [
-        (reverse("play:fast_forward", args=[round_over.pk]), {"version": 0}),
-        (reverse("play:next", args=[round_over.pk]), {"version": 0}),
+        (reverse("play:fast_forward", args=[round_over.pk]), {"round": 0}),
+        (reverse("play:next", args=[round_over.pk]), {"round": 0}),
     ]
     assert set(at_pace(clock, client, posts, every=4, count=150)) == {302}
 
@@ -426,7 +426,7 @@ def leaving(cast) -> Writes:
         (reverse("play:back", args=[table.pk]), {}),
         (reverse("games:leave", args=[sheet.pk]), {}),
     ]
-    resign = (reverse("play:leave", args=[table.pk]), {"version": table.version})
+    resign = (reverse("play:leave", args=[table.pk]), {"status": table.status})
     return Writes(signed_in(alice), posts, resign, lambda: table.seats.get(position=0).left_at)
 
 

@@ -183,9 +183,11 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, template, _tournament_context(request, tournament))
 
 
-# Standings lines a projector shows at once; static/css/site.css sizes each to a twelfth of the
-# room left for them (.projector-standings), so a change here is made there too.
-PROJECTOR_LINES = 12
+# Standings lines a projector shows at once, at most: static/css/site.css gives a page of up to
+# 12 lines twelve rows of the room left for them (.projector-standings), and more lines rows of
+# their own, up to this many, so a change here is made there too. More players page, the
+# pages balanced (20 players: two pages of 10, not 16 and 4).
+PROJECTOR_LINES = 16
 
 
 @require_safe
@@ -207,15 +209,14 @@ def projector(request: HttpRequest, pk: int) -> HttpResponse:
     # for every entrant: counted, so that a cached screen never reads the standings.
     entrants = tournament.entrants.count()
     pages = max(1, -(-entrants // PROJECTOR_LINES))
+    per_page = max(1, -(-entrants // pages))
     if pages == 1 and unchanged(request, Tournament, tournament.pk):
         return HttpResponse(status=204)
     page = min(max(parse_id(request.GET.get("page")) or 1, 1), pages)
     over = tournament.status == Tournament.Status.FINISHED or queries.can_finish(tournament)
     lines = context["lines"]
     context.update(
-        page_lines=SimpleLazyObject(
-            lambda: lines[(page - 1) * PROJECTOR_LINES : page * PROJECTOR_LINES]
-        ),
+        page_lines=SimpleLazyObject(lambda: lines[(page - 1) * per_page : page * per_page]),
         page=page,
         pages=pages,
         next_page=page % pages + 1,

@@ -108,7 +108,7 @@ def play_to_the_end(table, user) -> None:
             return
         game = Game.from_json(table.state)
         if game.round_over:
-            play.next_round(table=table, user=user, version=table.version)
+            play.next_round(table=table, user=user, round_number=game.round + 1)
         elif table.seats.get(position=game.to_move).user_id == user.pk:
             play.play(table=table, user=user, move=game.legal_moves()[0], version=table.version)
         else:

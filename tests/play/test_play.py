@@ -288,7 +288,7 @@ def test_the_round_end_shows_every_hand_and_the_next_round_can_be_dealt(client, 
             assert card_notation(parse_card(code)) in section, code
     if not game.match_over:
         table.refresh_from_db()
-        play.next_round(table=table, user=alice, version=table.version)
+        play.next_round(table=table, user=alice, round_number=game_of(table).round + 1)
         assert not game_of(table).round_over
 
 
@@ -419,7 +419,7 @@ def play_match_out(table, user):
         table.refresh_from_db()
         if table.status == PlayTable.Status.FINISHED:
             return
-        play.next_round(table=table, user=user, version=table.version)
+        play.next_round(table=table, user=user, round_number=game_of(table).round + 1)
     raise AssertionError("the match did not end")
 
 
@@ -429,7 +429,7 @@ def test_after_the_match_the_ranking_shows_and_play_again_seats_the_same_bots(cl
     # Dealing the next round mid-round is refused with the current state.
     table.refresh_from_db()
     response = client.post(
-        reverse("play:next", args=[table.pk]), {"version": table.version}, **HTMX
+        reverse("play:next", args=[table.pk]), {"round": game_of(table).round + 1}, **HTMX
     )
     assert "still being played" in response.content.decode()
     play_match_out(table, alice)

@@ -20,6 +20,7 @@ from play.board import LOG_SHOWN
 from play.models import PlayMove, PlayTable
 from tests.play.test_play import (
     assert_nothing_hidden,
+    game_of,
     new_table,
     play_match_out,
     play_round,
@@ -213,7 +214,7 @@ def test_the_round_being_played_has_no_replay(client, alice, bob):
     table = new_table(alice, seats=("me", "greedy", "greedy"))
     play_round(table, alice)
     table.refresh_from_db()
-    play.next_round(table=table, user=alice, version=table.version)
+    play.next_round(table=table, user=alice, round_number=game_of(table).round + 1)
     until_my_turn(table)
     client.force_login(bob)
     assert client.get(reverse("play:replay", args=[table.pk, 1])).status_code == 200
