@@ -22,7 +22,7 @@ from claims import services as claims
 from claims.models import Claim
 from config.views import NOT_DONE
 from games import services as games
-from games.models import Correction, Match
+from games.models import Correction, Match, Player
 from play.models import PlayMove, PlayTable
 from tests.clock import Clock
 from tests.conftest import make_match, play_out, record, round_at
@@ -465,7 +465,7 @@ def deleting(cast) -> Writes:
 
 def claim_of(asker, keeper, guest: str) -> Claim:
     make_match(keeper, [keeper.username, guest])
-    return claims.ask(guest=games.Player.objects.get(name=guest, added_by=keeper), by=asker)
+    return claims.ask(guest=Player.objects.get(name=guest, added_by=keeper), by=asker)
 
 
 def deciding(cast) -> Writes:
