@@ -749,3 +749,17 @@ def _as_entered(outcome: Outcome) -> tuple[str, str, int | None]:
         return Entry.Kind.POINTS, "", outcome["points"]
     kind = "out" if "out" in outcome else "hand"
     return kind, " ".join(card.code for card in parse_cards(outcome[kind])), None
+
+
+# Preferences
+
+
+def set_large_print(*, user, large: bool) -> Player:
+    """The account's large print on or off (games.large_print reads it at each login). No page
+    cached for others shows it, so no version moves."""
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=own_player(user).pk)
+        if player.large_print != large:
+            player.large_print = large
+            player.save(update_fields=["large_print"])
+    return player
