@@ -114,10 +114,10 @@ def test_large_print_makes_the_sheet_the_board_and_the_tournament_larger_on_a_ph
         assert_fits_the_phone(page, name)
 
     # alice switches it on at the foot of the page: her account's setting.
-    page.get_by_role("button", name=t("Large print")).click()
+    page.get_by_role("button", name=t("Large print"), exact=True).click()
     expect(page.locator("html")).to_have_class("large")
     expect(page.get_by_text(t("Large print is on."))).to_be_visible()
-    expect(page.get_by_role("button", name=t("Normal print"))).to_be_visible()
+    expect(page.get_by_role("button", name=t("Normal print"), exact=True)).to_be_visible()
 
     for name, path in evening.items():
         page.goto(path)
@@ -154,7 +154,7 @@ def test_a_shared_phone_turns_it_on_with_an_address_and_off_with_the_link(
     expect(page.locator("html")).to_have_class("large")
     assert_fits_the_phone(page, "sheet")
 
-    page.get_by_role("link", name=t("Normal print")).click()
+    page.get_by_role("link", name=t("Normal print"), exact=True).click()
     expect(page.locator("html")).not_to_have_class("large")
-    expect(page.get_by_role("link", name=t("Large print"))).to_be_visible()
+    expect(page.get_by_role("link", name=t("Large print"), exact=True)).to_be_visible()
     assert problems == []
