@@ -128,6 +128,8 @@ MIDDLEWARE = [
     "config.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # `?large=1` on any page: large print for this browser (kept in its session).
+    "games.large_print.LargePrintMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "games.visibility.AudienceMiddleware",
@@ -158,6 +160,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "games.audience.context",
                 "claims.notices.context",
+                "games.large_print.context",
             ],
         },
     },
@@ -374,6 +377,8 @@ RATE_LIMITS = env_rates(
         # The language switched: a club of a hundred behind one address (per address for
         # someone not signed in) does not switch it together more than once a minute.
         "language": "60/m",
+        # Large print switched on or off for one's account: a few times an evening.
+        "display": "30/h",
     },
 )
 RATELIMIT_VIEW = "config.views.rate_limited"

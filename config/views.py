@@ -118,6 +118,9 @@ NOT_DONE = {
     "language": gettext_lazy(
         "You have switched the language too often in a short time: it was not switched."
     ),
+    "display": gettext_lazy(
+        "You have switched large print too often in a short time: it was not switched."
+    ),
 }
 
 

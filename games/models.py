@@ -90,6 +90,9 @@ class Player(models.Model):
     # of their tournaments (see games.audience; the owner of an account chooses, and a club
     # sport is public by default).
     private = models.BooleanField(_("hidden from visitors"), default=False)
+    # Every page in large print (games.large_print), the account's choice: it follows them to
+    # each device they sign in on.
+    large_print = models.BooleanField(_("large print"), default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = PlayerQuerySet.as_manager()

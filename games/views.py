@@ -20,11 +20,11 @@ from django_htmx.http import HttpResponseClientRefresh
 from cards101.engine.game import MOVE_LIMIT
 from cards101.rules import RulesError
 from cards101.rules.cards import RANKS, RUSSIAN_RANKS, SUIT_SYMBOLS, SUITS
-from core.http import unchanged
+from core.http import local_path, unchanged
 from core.limits import limit
 from core.names import sort_key
 from core.validators import name_problem
-from games import audience, extensions, labels, owners, queries, services, signals
+from games import audience, extensions, labels, large_print, owners, queries, services, signals
 from games.forms import MatchFilterForm, NewMatchForm, RoundForm, initial_from_entries
 from games.labels import outcome_label, rules_message
 from games.models import Entry, Match, NameKey, Player, Round, Seat
@@ -712,3 +712,15 @@ def _form_errors(form: RoundForm) -> str:
         for errors in entry.errors.values():
             found += [f"{entry.seat.player}: {error}" for error in errors]
     return " ".join(found)
+
+
+@login_required
+@require_POST
+@limit("display")
+def switch_large_print(request: HttpRequest) -> HttpResponse:
+    """The account's large print on (`large=1`) or off, here and at its next logins; back to
+    the page the toggle was on."""
+    large = request.POST.get("large") == "1"
+    services.set_large_print(user=request.user, large=large)
+    large_print.remember_account_choice(request, large)
+    return redirect(local_path(request, request.POST.get("next", "")) or "home")

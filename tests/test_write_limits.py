@@ -53,6 +53,7 @@ AN_HOUR_OF = {
     "withdraw": 40,
     "register": 30,
     "seating": 30,
+    "display": 30,
 }
 
 
@@ -520,6 +521,18 @@ def seating(cast) -> Writes:
     )
 
 
+def switching_print(cast) -> Writes:
+    """alice switches large print on and off."""
+    url = reverse("games:large_print")
+    on, off = (url, {"large": "1"}), (url, {"large": "0"})
+    return Writes(
+        signed_in(cast["alice"]),
+        [on, off],
+        on,
+        lambda: games.Player.objects.get(user=cast["alice"]).large_print,
+    )
+
+
 # Each group, its scene, and the pace of a person: a post every so many seconds for so many.
 EVENINGS = {
     "leave": (leaving, "leaving or coming back every five minutes", 300, 36),
@@ -530,6 +543,7 @@ EVENINGS = {
     "withdraw": (withdrawing, "a claim withdrawn every two minutes", 120, 90),
     "register": (registering, "registering or leaving every five minutes", 300, 36),
     "seating": (seating, "a round seated again every five minutes", 300, 36),
+    "display": (switching_print, "large print switched every ten minutes", 600, 18),
 }
 
 

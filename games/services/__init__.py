@@ -23,7 +23,7 @@ from games.services.matches import (
     start_match,
     swap_seats,
 )
-from games.services.people import counts_for, own_player, players_for_names
+from games.services.people import counts_for, own_player, players_for_names, set_large_print
 from games.services.rounds import (
     change_round,
     close_match,
@@ -57,6 +57,7 @@ __all__ = [
     "rematch",
     "remove_scorekeeper",
     "reopen_match",
+    "set_large_print",
     "set_rated",
     "start_match",
     "store_history",

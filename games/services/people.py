@@ -1,5 +1,6 @@
 """Who sits at a match: the players a scorekeeper means by the names they type, the guests
-standing in for accounts until these confirm, and an account's own player."""
+standing in for accounts until these confirm, and an account's own player and its
+preferences (large print)."""
 
 from __future__ import annotations
 
@@ -69,3 +70,14 @@ def _guest(name: str, added_by, taken: Sequence[Player], private: bool = False) 
 def own_player(user) -> Player:
     """The account's player (every account has one; made here if an old account lacks it)."""
     return Player.objects.get_or_create(user=user, defaults={"name": user.get_username()})[0]
+
+
+def set_large_print(*, user, large: bool) -> Player:
+    """The account's large print on or off (games.large_print reads it at each login). No page
+    cached for others shows it, so no version moves."""
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=own_player(user).pk)
+        if player.large_print != large:
+            player.large_print = large
+            player.save(update_fields=["large_print"])
+    return player
