@@ -529,7 +529,7 @@ def switching_print(cast) -> Writes:
         signed_in(cast["alice"]),
         [on, off],
         on,
-        lambda: games.Player.objects.get(user=cast["alice"]).large_print,
+        lambda: Player.objects.get(user=cast["alice"]).large_print,
     )
 
 
