@@ -141,6 +141,8 @@ MIDDLEWARE = [
     "django_ratelimit.middleware.RatelimitMiddleware",
     # Answers a view that cannot reach the database with 503, not 500.
     "config.middleware.DatabaseUnreachableMiddleware",
+    # A button's address opened as a page: a page saying so, not a blank 405.
+    "config.middleware.ButtonAddressMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"

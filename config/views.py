@@ -179,3 +179,8 @@ def database_unreachable(request: HttpRequest) -> HttpResponse:
         response = HttpResponse(render_to_string("503.html", {"text": text}), status=503)
     response["Retry-After"] = str(DATABASE_RETRY_SECONDS)
     return response
+
+
+def button_address(request: HttpRequest) -> HttpResponse:
+    """A button's address opened as a page (config.middleware.ButtonAddressMiddleware)."""
+    return render(request, "405.html", {"back": _referring_path(request)}, status=405)

@@ -21,7 +21,6 @@ from django.urls import reverse
 from claims import services as claims
 from claims.models import Claim
 from config.views import NOT_DONE
-from games import services as games
 from games.models import Correction, Match, Player
 from play.models import PlayMove, PlayTable
 from tests.clock import Clock
