@@ -54,6 +54,7 @@ MOVED: dict[str, str] = {
 ADDED: dict[str, dict] = {
     "play.playseat": {"left_at": None},  # nobody had resigned from a table
     "play.playtable": {"name": ""},  # no table had a name
+    "games.player": {"large_print": False},  # nobody had asked for large print
 }
 
 
