@@ -26,8 +26,10 @@ def pytest_addoption(parser) -> None:
     parser.addoption(
         "--database-only",
         action="store_true",
-        help="run only the tests that use the database (CI's second pass, on PostgreSQL: "
-        "the others ran in the first and would run the same)",
+        help="run only the tests whose outcome may depend on the database (CI's second pass, "
+        "on PostgreSQL): not those without one, nor the browser's (over-the-page tests of the "
+        "same pages and scripts) nor the rate limits' (counted in the cache); they ran in the "
+        "first pass and would run the same",
     )
 
 
@@ -42,10 +44,20 @@ def pytest_collection_modifyitems(config, items) -> None:
             if "postgresql" in item.keywords:
                 item.add_marker(skip)
     if config.getoption("--database-only"):
-        without = [item for item in items if not uses_database(item)]
+        without = [item for item in items if not depends_on_database(item)]
         if without:
             config.hook.pytest_deselected(items=without)
-            items[:] = [item for item in items if uses_database(item)]
+            items[:] = [item for item in items if depends_on_database(item)]
+
+
+# Tests that use the database but would run the same on any: the browser's drive the pages
+# whose database work the other tests check on both databases; the rate limits count in the
+# cache.
+SAME_ON_ANY_DATABASE = {"browser", "real_rate_limits"}
+
+
+def depends_on_database(item) -> bool:
+    return uses_database(item) and not SAME_ON_ANY_DATABASE & set(item.keywords)
 
 
 def uses_database(item) -> bool:
