@@ -75,7 +75,7 @@ def bots(count: int, delay: float) -> dict:
         )
         table.refresh_from_db()
         # Resigning leaves the seat to the site's stand-in: a table only the server moves.
-        play.leave(table=table, user=host, version=table.version)
+        play.leave(table=table, user=host, status=table.status)
         # Each table's first move at its own moment, so that the tables do not move in step.
         play.put_aside(table.pk, datetime.timedelta(seconds=spread.uniform(0, delay)))
         tables.append(table.pk)

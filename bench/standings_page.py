@@ -124,9 +124,9 @@ At club scale, under gunicorn (2 sync workers, {options.threads} client threads,
 off, the local-memory cache; {options.passes} interleaved passes, the median pass shown): a
 {CLUB[0]}-player tournament in round {CLUB[1]}, four rounds closed and half the tables of the
 fifth played. The public page serves its standings and the current round's tables from a
-fragment cached on the tournament's version; the projector shows a page of 12 standings lines
-and the round's tables; a refresh naming the current version is answered 204 without
-rendering.
+fragment cached on the tournament's version; the projector shows a page of standings lines
+(12 then, 16 now) and the round's tables; a refresh naming the current version is answered 204
+without rendering.
 
 {rate_table}
 """

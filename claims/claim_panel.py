@@ -4,7 +4,7 @@ person looking: the context of claims/_claim_panel.html, which the app that owns
 
 from __future__ import annotations
 
-from claims import services
+from claims import queries
 from claims.models import Claim
 from games.models import Player
 
@@ -16,7 +16,7 @@ def claim_panel(player: Player, user) -> dict:
     if player.user_id is not None:
         context["own"] = user.is_authenticated and user.pk == player.user_id
         return context
-    if services.claimable_problem(player):
+    if queries.claimable_problem(player):
         return context
     context["claimable"] = True
     if not user.is_authenticated:
@@ -25,8 +25,8 @@ def claim_panel(player: Player, user) -> dict:
     context["my_claim"] = mine
     if mine is None:
         own = Player.objects.filter(user=user).first()
-        context["sat_together"] = own is not None and services.sat_together(player, own)
-    judged = services.judges(player)
+        context["sat_together"] = own is not None and queries.sat_together(player, own)
+    judged = queries.judges(player)
     if user.pk in judged or user.is_staff:
         pending = player.claims.filter(status=Claim.Status.PENDING).select_related(
             "user", "asked_by"
@@ -34,12 +34,12 @@ def claim_panel(player: Player, user) -> dict:
         waiting = [
             claim
             for claim in pending
-            if claim.asked_by_id == user.pk or services.may_decide(claim, user, judged)
+            if claim.asked_by_id == user.pk or queries.may_decide(claim, user, judged)
         ]
         # Staff see the guest's claims only when they are the ones to decide them.
         if waiting or user.pk in judged:
             context["judge"] = user.pk in judged
             context["waiting"] = waiting
     shown = [claim for claim in [mine, *context.get("waiting", [])] if claim]
-    services.show_deciders(shown, {player.pk: judged})
+    queries.show_deciders(shown, {player.pk: judged})
     return context

@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.core.cache import cache
 from django.utils.functional import SimpleLazyObject
 
-from claims import changes, services
+from claims import changes, queries
 
 COUNT_SECONDS = 60
 
@@ -17,7 +17,7 @@ def waiting_count(user) -> int:
     """How many claims and links wait for this user's decision."""
     count = cache.get(_key(user))
     if count is None:
-        to_decide, to_confirm = services.waiting(user)
+        to_decide, to_confirm = queries.waiting(user)
         count = remember_count(user, len(to_decide) + len(to_confirm))
     return count
 
@@ -39,3 +39,12 @@ def context(request) -> dict:
     if user is None or not user.is_authenticated:
         return {"waiting": 0}
     return {"waiting": SimpleLazyObject(lambda: waiting_count(user))}
+
+
+def to_confirm(user, players=None) -> list[queries.ToConfirm]:
+    """The guests seated for this user's account waiting for them (queries.to_confirm), read
+    only when the top bar's count says something waits: nothing more to read on the pages
+    of everyone else."""
+    if not user.is_authenticated or not waiting_count(user):
+        return []
+    return queries.to_confirm(user, players)

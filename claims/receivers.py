@@ -3,8 +3,14 @@ else's account asks it to confirm, and once it has, that scorekeeper's tables co
 
 from django.dispatch import receiver
 
-from claims import services
-from games.signals import account_named, stand_ins_waiting, tables_counted
+from claims import notices, queries, services
+from games.models import Seat
+from games.signals import (
+    account_named,
+    confirmations_waiting,
+    stand_ins_waiting,
+    tables_counted,
+)
 
 
 @receiver(account_named)
@@ -14,9 +20,14 @@ def ask_the_account(sender, *, guest, user, by, **kwargs) -> None:
 
 @receiver(tables_counted)
 def confirmed_once(sender, *, user, by, **kwargs) -> bool:
-    return services.confirmed_a_guest_of(user, by)
+    return queries.confirmed_a_guest_of(user, by)
 
 
 @receiver(stand_ins_waiting)
 def still_asked(sender, *, match, by, **kwargs) -> list[str]:
-    return services.asked_at(match, by)
+    return queries.asked_at(match, by)
+
+
+@receiver(confirmations_waiting)
+def guests_to_confirm(sender, *, match, user, **kwargs) -> list[queries.ToConfirm]:
+    return notices.to_confirm(user, Seat.objects.filter(match=match).values("player_id"))

@@ -32,20 +32,17 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 
-from django.contrib.auth import get_user_model
 from django.db import IntegrityError, models, transaction
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from claims import changes, signals
+from claims import changes, queries, signals
 from claims.models import Claim
-from core.names import sort_key
+from core.accounts import account_named
 from games import owners
 from games.models import Match, Player, Seat
 from games.services import (
     NotAllowed,
-    account_named,
     announce_results,
     lock_matches,
     mark_changed,
@@ -54,112 +51,6 @@ from games.services import (
 from games.visibility import names_changed
 
 log = logging.getLogger(__name__)
-
-
-# --- who may decide --------------------------------------------------------------------------
-
-
-def judges(guest: Player) -> set[int]:
-    """The ids of the accounts that may approve or refuse claims of this guest."""
-    return judges_of([guest])[guest.pk]
-
-
-def judges_of(guests: Iterable[Player]) -> dict[int, set[int]]:
-    """`judges` of each of these guests, by guest id, in a fixed number of queries."""
-    guests = list(guests)
-    ids: dict[int, set[int]] = {guest.pk: set() for guest in guests}
-    for guest in guests:
-        if guest.added_by_id is not None:
-            ids[guest.pk].add(guest.added_by_id)
-    for _receiver, pairs in signals.player_judges.send(sender=Player, player_ids=list(ids)):
-        for guest_id, user_id in pairs or ():
-            ids[guest_id].add(user_id)
-    return ids
-
-
-def may_judge(guest: Player, user) -> bool:
-    return user.is_authenticated and user.pk in judges(guest)
-
-
-def deciders(claim: Claim, judged: set[int] | None = None) -> set[int]:
-    """The ids of the accounts that may decide this claim: for a link, the account's user; for
-    a claim, the guest's judges other than whoever asked, or, when there is no other, the
-    site's staff. `judged`: the guest's judges, when the caller has them already."""
-    if claim.kind == Claim.Kind.LINK:
-        return {claim.user_id}
-    if judged is None:
-        judged = judges(claim.guest) if claim.guest is not None else set()
-    others = judged - {claim.asked_by_id}
-    if others:
-        return others
-    return set(
-        get_user_model()
-        .objects.filter(is_staff=True, is_active=True)
-        .exclude(pk=claim.asked_by_id)
-        .values_list("pk", flat=True)
-    )
-
-
-def may_decide(claim: Claim, user, judged: set[int] | None = None) -> bool:
-    return user.is_authenticated and user.pk in deciders(claim, judged)
-
-
-def claimable_problem(guest: Player) -> str | None:
-    """Why nobody can claim this player, or None."""
-    if guest.is_bot:
-        return _("A bot is nobody's profile: it cannot be claimed.")
-    if guest.user_id is not None:
-        return _("This player already has an account.")
-    return None
-
-
-def sat_together(guest: Player, player: Player) -> bool:
-    return Seat.objects.filter(player=guest, match__seats__player=player).exists()
-
-
-def waiting(user, limit: int = 200) -> tuple[list[Claim], list[Claim]]:
-    """What waits for this user's decision: claims they decide (of the `limit` oldest pending
-    claims of others), and links to their account they confirm. One query when nothing waits."""
-    pending = list(
-        Claim.objects.filter(status=Claim.Status.PENDING)
-        .filter(Q(kind=Claim.Kind.CLAIM) | Q(kind=Claim.Kind.LINK, user=user))
-        .exclude(asked_by=user)
-        .select_related("guest", "user", "asked_by")
-        .order_by("asked_at", "pk")[: limit + 1]
-    )
-    to_confirm = [claim for claim in pending if claim.kind == Claim.Kind.LINK]
-    claims = [claim for claim in pending if claim.kind == Claim.Kind.CLAIM and claim.guest]
-    if len(pending) > limit:  # more than one read brings: the rest by themselves
-        to_confirm = list(
-            Claim.objects.filter(status=Claim.Status.PENDING, kind=Claim.Kind.LINK, user=user)
-            .exclude(asked_by=user)
-            .select_related("guest", "user", "asked_by")
-        )
-        claims = claims[:limit]
-    judged = judges_of({claim.guest for claim in claims})
-    to_decide = [claim for claim in claims if may_decide(claim, user, judged[claim.guest_id])]
-    return to_decide, to_confirm
-
-
-def show_deciders(claims: Iterable[Claim], judged: dict[int, set[int]] | None = None) -> None:
-    """Say on each pending claim who decides it, for its page: `deciders_shown`, their players
-    in name order, or `by_staff` when nobody but the site's staff can. `judged`: the judges of
-    the claims' guests, by guest id, when the caller has them already."""
-    claims = [claim for claim in claims if claim.is_pending]
-    if judged is None:
-        judged = judges_of({claim.guest for claim in claims if claim.guest is not None})
-    ids: dict[int, set[int]] = {}
-    for claim in claims:
-        if claim.kind == Claim.Kind.LINK:
-            ids[claim.pk] = {claim.user_id}
-        else:
-            ids[claim.pk] = judged.get(claim.guest_id, set()) - {claim.asked_by_id}
-        claim.by_staff = not ids[claim.pk]
-    wanted = {user_id for users in ids.values() for user_id in users}
-    found = {player.user_id: player for player in Player.objects.filter(user__in=wanted)}
-    for claim in claims:
-        shown = [found[user_id] for user_id in ids[claim.pk] if user_id in found]
-        claim.deciders_shown = sorted(shown, key=lambda player: sort_key(player.name))
 
 
 # --- asking, linking, deciding ---------------------------------------------------------------
@@ -174,7 +65,9 @@ def ask(*, guest: Player, by) -> Claim:
 def link(*, guest: Player, username: str, by) -> Claim:
     """A judge of the guest says it is the account called `username`; its user confirms. A
     judge linking a guest to their own account asks for it, as anyone else would."""
-    user = account_named(username, _("Enter the username of the account this guest is."))
+    user = account_named(
+        username, _("Enter the username of the account this guest is."), error=NotAllowed
+    )
     with transaction.atomic():
         if user.pk == by.pk:
             return _open(Claim.Kind.CLAIM, guest, user, by)
@@ -184,7 +77,7 @@ def link(*, guest: Player, username: str, by) -> Claim:
 def _open(kind: str, guest: Player, user, by) -> Claim:
     target = own_player(user)
     guest = _lock_players(guest, target)
-    if kind == Claim.Kind.LINK and not may_judge(guest, by):
+    if kind == Claim.Kind.LINK and not queries.may_judge(guest, by):
         raise NotAllowed(
             _(
                 "Only whoever added this guest or a director of one of its tournaments can "
@@ -221,7 +114,7 @@ def decide(*, claim: Claim, approve: bool, by) -> Claim:
                 raise NotAllowed(_("Only the account's owner can confirm this link."))
         elif by.pk == claim.asked_by_id:
             raise NotAllowed(_("Nobody decides their own claim: someone else will."))
-        elif not may_decide(claim, by):
+        elif not queries.may_decide(claim, by):
             raise NotAllowed(
                 _(
                     "Only whoever added this guest or a director of one of its tournaments "
@@ -272,34 +165,13 @@ def ask_to_confirm(*, guest: Player, user, by) -> None:
         changes.claims_changed()
 
 
-def confirmed_a_guest_of(user, by) -> bool:
-    """Has `user` confirmed that one of `by`'s guests was them? Then they know each other, and
-    `by`'s tables count on `user`'s record at once (games.signals.tables_counted)."""
-    return Claim.objects.filter(
-        kind=Claim.Kind.LINK, user=user, asked_by=by, status=Claim.Status.APPROVED
-    ).exists()
-
-
-def asked_at(match: Match, by) -> list[str]:
-    """The usernames of the accounts `by` asked to confirm a guest seated at `match`, and who
-    have not answered yet (games.signals.stand_ins_waiting)."""
-    return list(
-        Claim.objects.filter(
-            kind=Claim.Kind.LINK,
-            status=Claim.Status.PENDING,
-            asked_by=by,
-            guest__seats__match=match,
-        ).values_list("user__username", flat=True)
-    )
-
-
 def _check_claimable(guest: Player, target: Player) -> None:
-    problem = claimable_problem(guest)
+    problem = queries.claimable_problem(guest)
     if problem:
         raise NotAllowed(problem)
     if guest.pk == target.pk:
         raise NotAllowed(_("This is your own profile."))
-    if sat_together(guest, target):
+    if queries.sat_together(guest, target):
         raise NotAllowed(
             _("%(guest)s and %(player)s sat at the same match, so they are two people.")
             % {"guest": guest.name, "player": target.name}

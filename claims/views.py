@@ -8,9 +8,9 @@ from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from claims import notices, services
+from claims import notices, queries, services
 from claims.models import Claim
 from core.http import local_path
 from core.limits import limit
@@ -28,13 +28,13 @@ HISTORY = 50
 def claims(request: HttpRequest) -> HttpResponse:
     """Claims waiting for this user's decision, links to confirm, and their own requests."""
     user = request.user
-    to_decide, to_confirm = services.waiting(user, limit=PENDING_SHOWN)
+    to_decide, to_confirm = queries.waiting(user, limit=PENDING_SHOWN)
     history = list(
         Claim.objects.filter(Q(asked_by=user) | Q(user=user) | Q(decided_by=user))
         .select_related("guest", "user", "asked_by", "decided_by")
         .distinct()[:HISTORY]
     )
-    services.show_deciders(claim for claim in history if claim.is_pending)
+    queries.show_deciders(claim for claim in history if claim.is_pending)
     notices.remember_count(user, len(to_decide) + len(to_confirm))
     return render(
         request,
@@ -100,7 +100,13 @@ def decide(request: HttpRequest, pk: int) -> HttpResponse:
     except NotAllowed as refusal:
         messages.error(request, str(refusal))
     else:
-        if approve:
+        if approve and claim.kind == Claim.Kind.LINK and claim.user_id == request.user.pk:
+            messages.success(
+                request,
+                _("Confirmed: you are “%(guest)s”, and the seats and results are yours.")
+                % {"guest": claim.guest_name},
+            )
+        elif approve:
             messages.success(
                 request,
                 _("%(guest)s is now %(user)s's profile.")
@@ -128,9 +134,18 @@ def withdraw(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "HEAD", "POST"])
 @limit("privacy")
 def privacy(request: HttpRequest) -> HttpResponse:
+    """The choice is posted from the owner's profile; an address opened or bookmarked leads
+    there, to the choice, changing nothing."""
+    if request.method != "POST":
+        player = Player.objects.filter(user=request.user).first()
+        messages.info(
+            request, _("Who sees your profile is chosen on it, under “Who sees this profile”.")
+        )
+        page = extensions.player_page(player.pk) if player is not None else None
+        return redirect(f"{page}#privacy-title" if page else "claims:claims")
     player = own_player(request.user)
     private = request.POST.get("private") == "on"
     services.set_private(player=player, private=private, by=request.user)

@@ -150,6 +150,24 @@ class DatabaseUnreachableMiddleware(MiddlewareMixin):
         return None
 
 
+class ButtonAddressMiddleware(MiddlewareMixin):
+    """An address only a form's button posts to (`require_POST`), opened as a page (a link
+    copied, a bookmark, the back button): a page that says so and leads on, not Django's blank
+    405. Still 405, with its Allow header; nothing is done."""
+
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        if (
+            response.status_code != 405
+            or request.method != "GET"
+            or response.content
+            or getattr(request, "htmx", False)
+        ):
+            return response
+        page = views.button_address(request)
+        page["Allow"] = response.get("Allow", "POST")
+        return page
+
+
 class SessionMiddleware(sessions.SessionMiddleware):
     """Django's, answering 503 as the views do when the database cannot take the session it
     saves after the view (a login, a logout): the one write to the database outside a view."""

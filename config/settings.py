@@ -128,6 +128,8 @@ MIDDLEWARE = [
     "config.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # `?large=1` on any page: large print for this browser (kept in its session).
+    "games.large_print.LargePrintMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "games.visibility.AudienceMiddleware",
@@ -139,6 +141,8 @@ MIDDLEWARE = [
     "django_ratelimit.middleware.RatelimitMiddleware",
     # Answers a view that cannot reach the database with 503, not 500.
     "config.middleware.DatabaseUnreachableMiddleware",
+    # A button's address opened as a page: a page saying so, not a blank 405.
+    "config.middleware.ButtonAddressMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -158,6 +162,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "games.audience.context",
                 "claims.notices.context",
+                "games.large_print.context",
             ],
         },
     },
@@ -374,6 +379,8 @@ RATE_LIMITS = env_rates(
         # The language switched: a club of a hundred behind one address (per address for
         # someone not signed in) does not switch it together more than once a minute.
         "language": "60/m",
+        # Large print switched on or off for one's account: a few times an evening.
+        "display": "30/h",
     },
 )
 RATELIMIT_VIEW = "config.views.rate_limited"
@@ -401,6 +408,10 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("ru", _("Russian"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Dates as each language writes them in running text where Django's differ (config/formats/).
+# A template writes a month in words with "j E" (genitive: "27 ноября"), never "M" or "N",
+# which Russian capitalises ("27 Ноя").
+FORMAT_MODULE_PATH = "config.formats"
 TIME_ZONE = os.environ.get("DJANGO_TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True
@@ -436,14 +447,14 @@ SECURE_CSP = {
 # (QR codes are drawn on the server and scanned by the phone's own camera app), no reading the
 # clipboard, no fullscreen API (the projector page is made full screen by the browser's own
 # key), no wake lock, no sharing, no payment. Each is denied, so that an injected script or
-# frame cannot ask for it either. (Chromium on a desktop without Bluetooth or sharing warns
-# that it does not know "bluetooth" and "web-share"; phones do.)
+# frame cannot ask for it either. Only features Chromium knows on every platform are named:
+# an unknown one ("bluetooth", "web-share" on a desktop) is an error in every page's console,
+# and Web Bluetooth and Web Share ask the person through the browser's own dialog anyway.
 PERMISSIONS_POLICY = {"clipboard-write": ["self"]} | {
     feature: []
     for feature in (
         "accelerometer",
         "autoplay",
-        "bluetooth",
         "browsing-topics",
         "camera",
         "clipboard-read",
@@ -470,7 +481,6 @@ PERMISSIONS_POLICY = {"clipboard-write": ["self"]} | {
         "serial",
         "speaker-selection",
         "usb",
-        "web-share",
         "window-management",
         "xr-spatial-tracking",
     )

@@ -13,10 +13,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_safe
 
+from claims.notices import to_confirm
 from games import owners
 from games.models import Match
 from tournaments.models import Tournament
-from tournaments.services import seats_now
+from tournaments.queries import seats_now
 
 
 @require_safe
@@ -30,6 +31,7 @@ def home(request: HttpRequest) -> HttpResponse:
     )
     context = {
         "seats_now": seats_now(request.user),
+        "to_confirm": to_confirm(request.user),
         "mine": mine,
         "recent": recent,
         "tournaments": tournaments,
@@ -116,6 +118,9 @@ NOT_DONE = {
     "language": gettext_lazy(
         "You have switched the language too often in a short time: it was not switched."
     ),
+    "display": gettext_lazy(
+        "You have switched large print too often in a short time: it was not switched."
+    ),
 }
 
 
@@ -174,3 +179,8 @@ def database_unreachable(request: HttpRequest) -> HttpResponse:
         response = HttpResponse(render_to_string("503.html", {"text": text}), status=503)
     response["Retry-After"] = str(DATABASE_RETRY_SECONDS)
     return response
+
+
+def button_address(request: HttpRequest) -> HttpResponse:
+    """A button's address opened as a page (config.middleware.ButtonAddressMiddleware)."""
+    return render(request, "405.html", {"back": _referring_path(request)}, status=405)

@@ -75,6 +75,26 @@ def announce(model: type[models.Model], pk: int, version: int | None = None) -> 
     transaction.on_commit(publish, robust=True)
 
 
+# The one way a row people watch moves its version: a service calls one of these under the
+# row's lock (or its owner's), never a model, and `announce` is called from nowhere else.
+
+
+def moved(row: models.Model, *fields: str) -> None:
+    """Save the locked row's changed `fields` with its version moved on by one; the browsers
+    watching it hear of it once the transaction commits."""
+    row.version += 1
+    row.save(update_fields=[*fields, "version", "updated_at"])
+    announce(type(row), row.pk, row.version)
+
+
+def moved_all(model: type[models.Model], pks: list[int]) -> None:
+    """Move these rows' versions in SQL (a change elsewhere, made under their owner's lock,
+    moves them without loading them); each is announced, read after the commit."""
+    model.objects.filter(pk__in=pks).update(version=models.F("version") + 1)
+    for pk in pks:
+        announce(model, pk)
+
+
 # --- brokers ---------------------------------------------------------------------------
 
 

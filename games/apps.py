@@ -12,7 +12,7 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self) -> None:
-        from games import signals  # noqa: F401  (connects the sign-up handler)
+        from games import large_print, signals  # noqa: F401  (sign-up and login handlers)
 
         connection_created.connect(_add_name_functions)
 

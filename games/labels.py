@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Hashable, Mapping
 
+from django.utils.formats import date_format
+from django.utils.timezone import localtime
 from django.utils.translation import get_language, gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from cards101.rules import PRESETS, RulesError, Variant, format_card, parse_cards
 from cards101.rules.cards import Card
 from cards101.rules.errors import PLAYER_LIST_PARAMS, PLAYER_PARAMS
+
+
+def started(moment: datetime.datetime) -> str:
+    """When a match or a table began, as a name of it says it: "27 November, 19:40", in
+    Russian "27 ноября, 19:40" (the month small, in the genitive)."""
+    return date_format(localtime(moment), "j E, H:i")
+
 
 PRESET_LABELS = {
     "classic": _("Classic"),

@@ -6,13 +6,14 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Prefetch, Q
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from cards101.rules import Variant
 from core.names import THEN, YO, search_fold
 from games import audience
 from games.bot_names import bot_names_like
-from games.labels import PRESET_LABELS
+from games.labels import PRESET_LABELS, started
 
 
 class NameKey(models.Func):
@@ -89,6 +90,9 @@ class Player(models.Model):
     # of their tournaments (see games.audience; the owner of an account chooses, and a club
     # sport is public by default).
     private = models.BooleanField(_("hidden from visitors"), default=False)
+    # Every page in large print (games.large_print), the account's choice: it follows them to
+    # each device they sign in on.
+    large_print = models.BooleanField(_("large print"), default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = PlayerQuerySet.as_manager()
@@ -201,7 +205,10 @@ class Match(models.Model):
         verbose_name_plural = _("matches")
 
     def __str__(self) -> str:
-        return _("Match %(number)s") % {"number": self.pk}
+        # By the day and hour it began, as people tell matches apart: the id is for addresses.
+        if self.created_at is None:
+            return gettext("New match")
+        return gettext("Match of %(started)s") % {"started": started(self.created_at)}
 
     def get_absolute_url(self) -> str:
         return reverse("games:match", args=[self.pk])

@@ -50,3 +50,10 @@ confirmed that one of `by`'s guests was them); nobody answering means they do no
 stand_ins_waiting = Signal()
 """Asked which accounts `by` named at `match` sit there as guests until they confirm it is
 them (`account_named`), to tell the scorekeeper. A receiver returns their usernames."""
+
+confirmations_waiting = Signal()
+"""Asked, for a signed-in `user` who may not keep `match`'s score, whether a guest seated at
+`match` waits for `user` to confirm that it is them (`account_named`): the sheet shows the
+request with its one-tap answer. A receiver returns a list of requests, each with
+`guest_name`, `asked_by`, `decide_url` (a form posts `decision` = approve or refuse there, and
+`next`) and `table_url`."""

@@ -27,4 +27,5 @@ urlpatterns = [
     path("matches/<int:pk>/scorekeepers/", views.scorekeepers, name="scorekeepers"),
     path("matches/<int:pk>/delete/", views.match_delete, name="match_delete"),
     path("matches/<int:pk>/leave/", views.leave, name="leave"),
+    path("large-print/", views.switch_large_print, name="large_print"),
 ]

@@ -20,11 +20,11 @@ from django_htmx.http import HttpResponseClientRefresh
 from cards101.engine.game import MOVE_LIMIT
 from cards101.rules import RulesError
 from cards101.rules.cards import RANKS, RUSSIAN_RANKS, SUIT_SYMBOLS, SUITS
-from core.http import unchanged
+from core.http import local_path, unchanged
 from core.limits import limit
 from core.names import sort_key
 from core.validators import name_problem
-from games import audience, extensions, labels, owners, services, signals
+from games import audience, extensions, labels, large_print, owners, queries, services, signals
 from games.forms import MatchFilterForm, NewMatchForm, RoundForm, initial_from_entries
 from games.labels import outcome_label, rules_message
 from games.models import Entry, Match, NameKey, Player, Round, Seat
@@ -115,7 +115,7 @@ def new_match(request: HttpRequest) -> HttpResponse:
     if request.htmx and request.method == "GET":
         # Choosing another preset refills the options from it.
         template = form.options_template_name
-    known = services.known_player_names(request.user)
+    known = queries.known_player_names(request.user)
     return render(request, template, {"form": form, "known_names": known})
 
 
@@ -197,6 +197,18 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
         and match.is_casual
         and user.pk != match.created_by_id
         and match.seats.filter(player__user=user).exists()
+    )
+    # Seated by another's hand as a guest of their name: the request to confirm it, here.
+    context["to_confirm"] = (
+        [
+            request_
+            for _receiver, answer in signals.confirmations_waiting.send(
+                sender=Match, match=match, user=user
+            )
+            for request_ in answer
+        ]
+        if user.is_authenticated and context["refusal"]
+        else []
     )
     return render(request, "games/match.html", context)
 
@@ -281,7 +293,12 @@ def match_history(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "games/match_history.html",
-        {"match": match, "sheet": sheet, "corrections": corrections},
+        {
+            "match": match,
+            "sheet": sheet,
+            "corrections": corrections,
+            "what": owners.describe(match),
+        },
     )
 
 
@@ -295,7 +312,7 @@ def _save_round(request: HttpRequest, match: Match, form: RoundForm, names, save
         return None, False
     try:
         if request.POST.get("action") == "preview":
-            preview = services.preview_round(
+            preview = queries.preview_round(
                 match=match, outcomes=form.outcomes(), round_id=form.round_id
             )
             return preview, False
@@ -414,7 +431,7 @@ def _round_or_none(match: Match, round_id: int) -> Round | None:
 def _round_now(round_: Round) -> list[tuple[str, str]]:
     """The round as it is now, for people: (player, outcome) in seat order."""
     entries = sorted(round_.entries.all(), key=lambda entry: entry.seat.position)
-    return [(str(e.seat.player), outcome_label(services.entry_outcome(e))) for e in entries]
+    return [(str(e.seat.player), outcome_label(queries.entry_outcome(e))) for e in entries]
 
 
 def _edit_form(round_: Round, data=None) -> RoundForm:
@@ -482,7 +499,7 @@ def round_edit(request: HttpRequest, pk: int, round_id: int) -> HttpResponse:
     } | _preview_context(preview, form.seats)
     if request.htmx and request.htmx.target == "preview":
         return render(request, "games/_round_form_fields.html#preview", context | {"oob": True})
-    return render(request, "games/round_edit.html", context)
+    return render(request, "games/round_edit.html", context | {"what": owners.describe(match)})
 
 
 @limit("correction")
@@ -618,6 +635,7 @@ def scorekeepers(request: HttpRequest, pk: int) -> HttpResponse:
         "games/scorekeepers.html",
         {
             "match": match,
+            "what": owners.describe(match),
             "keepers": match.scorekeepers.order_by(NameKey("username")),
             "error": error,
         },
@@ -694,3 +712,15 @@ def _form_errors(form: RoundForm) -> str:
         for errors in entry.errors.values():
             found += [f"{entry.seat.player}: {error}" for error in errors]
     return " ".join(found)
+
+
+@login_required
+@require_POST
+@limit("display")
+def switch_large_print(request: HttpRequest) -> HttpResponse:
+    """The account's large print on (`large=1`) or off, here and at its next logins; back to
+    the page the toggle was on."""
+    large = request.POST.get("large") == "1"
+    services.set_large_print(user=request.user, large=large)
+    large_print.remember_account_choice(request, large)
+    return redirect(local_path(request, request.POST.get("next", "")) or "home")

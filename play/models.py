@@ -6,10 +6,11 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from cards101.rules import Variant
-from games.labels import PRESET_LABELS
+from games.labels import PRESET_LABELS, started
 from games.models import Match, Player
 
 
@@ -68,7 +69,10 @@ class PlayTable(models.Model):
         verbose_name_plural = _("tables")
 
     def __str__(self) -> str:
-        return self.name or _("Table %(number)s") % {"number": self.pk}
+        # Without a name, by the day and hour it was made: the id is for addresses.
+        if self.name or self.created_at is None:
+            return self.name or gettext("New table")
+        return gettext("Table of %(started)s") % {"started": started(self.created_at)}
 
     def get_absolute_url(self) -> str:
         return reverse("play:table", args=[self.pk])

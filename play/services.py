@@ -162,14 +162,16 @@ def come_back(*, table: PlayTable, user) -> PlayTable:
     return at.table
 
 
-def next_round(*, table: PlayTable | int, user, version: int) -> AtTable:
-    """Deal the next round once the last one is over (any seated person may)."""
+def next_round(*, table: PlayTable | int, user, round_number: int) -> AtTable:
+    """Deal the round after round `round_number` (1-based, as the board shows it) once that one is
+    over (any seated person may). Dealt already (by the server, or another person): nothing to
+    do, and nothing refused."""
     with transaction.atomic():
         at = _load(table)
         _seated(at, user)
-        if at.table.version != version:
-            raise TableMovedOn(_("The table has moved on; here it is now."))
-        _deal_next(at)
+        if at.game is None or at.game.round + 1 != round_number:
+            return at
+        _deal_next(at)  # refused while the round is played
     return at
 
 
@@ -232,8 +234,9 @@ def next_due() -> datetime.datetime | None:
     )
 
 
-def leave(*, table: PlayTable, user, version: int) -> PlayTable:
-    """Leave the table, seen at `version`.
+def leave(*, table: PlayTable, user, status: str) -> PlayTable:
+    """Leave the table, seen with `status` (waiting or playing: what leaving means; the bots'
+    moves meanwhile change nothing of it).
 
     While the table waits for players, the seat is simply open again (whoever has the link may
     take it; the table stays its creator's). Once the game is played, leaving is resigning: the
@@ -246,10 +249,10 @@ def leave(*, table: PlayTable, user, version: int) -> PlayTable:
         at = _load(table)
         table = at.table
         seat = _seated(at, user)
-        if table.version != version:
-            raise TableMovedOn(_("The table has moved on; here it is now."))
         if table.status == PlayTable.Status.FINISHED:
             raise TableError(_("The match is over."))
+        if table.status != status:
+            raise TableMovedOn(_("The table has moved on; here it is now."))
         if table.status == PlayTable.Status.WAITING:
             seat.user = None
             seat.save(update_fields=["user"])
@@ -264,13 +267,20 @@ def leave(*, table: PlayTable, user, version: int) -> PlayTable:
     return table
 
 
-def fast_forward(*, table: PlayTable | int, user, version: int) -> AtTable:
-    """Play the rest of the round at once, for a person out of it while only bots and
-    stand-ins are left to move in it (`play.board.fast_forward_offered`): every move the server
-    owes, in this one transaction and without the bots' pause, each recorded as `step` records
-    it. The next deal waits as after any round."""
+def fast_forward(*, table: PlayTable | int, user, round_number: int) -> AtTable:
+    """Play the rest of round `round_number` (1-based, as the board shows it) at once, for a
+    person out of it while only bots and stand-ins are left to move in it
+    (`play.board.fast_forward_offered`): every move the server owes, in this one transaction
+    and without the bots' pause, each recorded as `step` records it. The next deal waits as
+    after any round. The bots' moves meanwhile refuse nothing: a round they ended already is
+    simply over."""
     with transaction.atomic():
-        at, seat = _in_play(table, user, version)
+        at = _load(table)
+        seat = _seated(at, user)
+        if at.game is None or at.game.round + 1 != round_number or at.game.round_over:
+            return at
+        if at.table.status != PlayTable.Status.PLAYING:
+            raise TableError(_("The game is not being played."))
         if not fast_forward_offered(at.game.view(seat.position), at.seats, seat):
             raise TableError(
                 _("You may fast-forward only a round you are out of, with only bots left in it.")
@@ -307,65 +317,6 @@ def rematch(*, table: PlayTable, by) -> PlayTable:
         PlayTable.objects.filter(pk=new.pk).update(rematch_of=table)
         new.rematch_of = table
     return new
-
-
-def seat_to_move(table: PlayTable) -> int | None:
-    """The seat whose decision it is, or None when it is nobody's: before the deal, between
-    two rounds, after the match."""
-    if table.status != PlayTable.Status.PLAYING or table.state is None:
-        return None
-    game = Game.from_json(table.state)
-    return None if game.round_over else game.to_move
-
-
-def seat_of(seats: Sequence[PlaySeat], user) -> PlaySeat | None:
-    """The user's seat among these, if they sit there (never a bot's seat for an anonymous
-    visitor; never the seat of someone who resigned and left: they watch as anyone does)."""
-    if not user.is_authenticated:
-        return None
-    return next((seat for seat in seats if seat.user_id == user.pk and not seat.has_left), None)
-
-
-def has_left(seats: Sequence[PlaySeat], user) -> bool:
-    """Whether the user resigned and left one of these seats."""
-    return user.is_authenticated and any(
-        seat.user_id == user.pk and seat.has_left for seat in seats
-    )
-
-
-def view_for(table: PlayTable, seat: PlaySeat | None) -> dict | None:
-    """What this seat may see; a spectator sees only what every seat sees."""
-    if table.state is None:
-        return None
-    return view_of(Game.from_json(table.state), seat)
-
-
-def view_of(game: Game, seat: PlaySeat | None) -> dict:
-    """What this seat may see of the game; a spectator sees only what every seat sees."""
-    if seat is not None:
-        return game.view(seat.position)
-    return public_view(game.view(0))
-
-
-def public_view(view: dict) -> dict:
-    """A seat's view less everything only that seat may see."""
-    public = {key: value for key, value in view.items() if key not in ("hand", "legal")}
-    public["seat"] = None
-    public["must_cover"] = False
-    public["log"] = [
-        {key: value for key, value in event.items() if key != "cards"}
-        for event in view.get("log", [])
-    ]
-    return public
-
-
-def replay_view(game: Game) -> dict:
-    """A position of a finished round as anyone may see it in its replay: what every seat
-    sees, and every hand (the round is over, its hands were shown to the table at its end).
-    Never for a round still being played: the caller replays finished rounds alone."""
-    view = public_view(game.view(0))
-    view["hands"] = [[card.code for card in sorted(hand)] for hand in game.cards_in_play()["hands"]]
-    return view
 
 
 # --- inside the transaction ----------------------------------------------------------------
@@ -504,23 +455,4 @@ def _server_moves_at(at: AtTable) -> datetime.datetime | None:
 def _save(table: PlayTable, *fields: str) -> None:
     """Save the locked table's changed fields and move its version; the browsers watching
     the table hear of it once the transaction commits."""
-    table.version += 1
-    table.save(update_fields=[*fields, "version", "updated_at"])
-    live.announce(PlayTable, table.pk, table.version)
-
-
-def replay(table: PlayTable, round_index: int, step: int) -> tuple[Game, int]:
-    """The game as it stood after `step` moves of round `round_index` (0-based), rebuilt
-    from the seed and the kept moves; returns it with the number of moves in that round."""
-    game = Game.new(table.variant, players=table.seat_count, seed=table.seed)
-    moves = list(table.moves.filter(round__lte=round_index).order_by("number"))
-    in_round = [m for m in moves if m.round == round_index]
-    for kept in moves:
-        if kept.round == round_index and in_round.index(kept) >= step:
-            break
-        while game.view(kept.seat)["round"] < kept.round:
-            game.next_round()
-        game.play(Move.from_json(kept.move))
-    while game.view(0)["round"] < round_index and game.round_over and not game.match_over:
-        game.next_round()
-    return game, len(in_round)
+    live.moved(table, *fields)

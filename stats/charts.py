@@ -9,6 +9,7 @@ from dataclasses import dataclass
 WIDTH = 600
 HEIGHT = 200
 PAD = 28  # room for the axis labels
+TICKS = 4  # dates under a line chart's x-axis, at most
 
 
 @dataclass(frozen=True)
@@ -16,6 +17,15 @@ class Point:
     x: float
     y: float
     label: str
+
+
+@dataclass(frozen=True)
+class Tick:
+    """A label under the x-axis at a point's x; `anchor` keeps the ends inside the chart."""
+
+    x: float
+    label: str
+    anchor: str
 
 
 @dataclass(frozen=True)
@@ -28,12 +38,21 @@ class LineChart:
     high: float
     low_y: float
     high_y: float
+    ticks: list[Tick]
     width: int = WIDTH
     height: int = HEIGHT
 
+    @property
+    def tick_y(self) -> int:
+        return HEIGHT - PAD + 18
 
-def line(values: Sequence[float], labels: Sequence[str]) -> LineChart | None:
-    """The values left to right (the first at the left), scaled to fill the chart."""
+
+def line(
+    values: Sequence[float], labels: Sequence[str], ticks: Sequence[str] = ()
+) -> LineChart | None:
+    """The values left to right (the first at the left), scaled to fill the chart; `ticks`, a
+    short label a value (its day), are written under a few of them, the first and the last
+    among them, each label once."""
     if not values:
         return None
     low, high = min(values), max(values)
@@ -54,7 +73,23 @@ def line(values: Sequence[float], labels: Sequence[str]) -> LineChart | None:
         high=high,
         low_y=HEIGHT - PAD,
         high_y=PAD if high != low else HEIGHT - PAD,
+        ticks=_ticks(points, ticks),
     )
+
+
+def _ticks(points: list[Point], labels: Sequence[str]) -> list[Tick]:
+    if not labels:
+        return []
+    last = len(points) - 1
+    shown = min(TICKS, len(points))
+    chosen = sorted({round(i * last / (shown - 1)) if shown > 1 else 0 for i in range(shown)})
+    ticks: list[Tick] = []
+    for index in chosen:
+        if ticks and ticks[-1].label == labels[index]:
+            continue  # the same day again: said once, where it starts
+        anchor = "start" if index == 0 else "end" if index == last else "middle"
+        ticks.append(Tick(points[index].x, labels[index], anchor))
+    return ticks
 
 
 @dataclass(frozen=True)

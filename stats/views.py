@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.timezone import localtime
 from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
@@ -112,9 +113,13 @@ def _rating_chart(player: Player, pool: str | None, filters: queries.Filters):
             "finished_at", "mu_after", "sigma_after", "matches_after"
         )[:RATING_POINTS]
     )[::-1]
+    days = [localtime(change.finished_at) for change in latest]
+    # Under the axis, the day and month ("27 ноября"), with the year when the line spans two.
+    across_years = bool(days) and days[0].year != days[-1].year
     return charts.line(
         [change.after.shown for change in latest],
-        [date_format(change.finished_at, "SHORT_DATE_FORMAT") for change in latest],
+        [date_format(day, "SHORT_DATE_FORMAT") for day in days],
+        [date_format(day, "DATE_FORMAT" if across_years else "MONTH_DAY_FORMAT") for day in days],
     )
 
 

@@ -134,3 +134,86 @@ def test_the_scan_finds_a_partial_of_another_page():
         )
         == []
     )
+
+
+# --- services write, queries read, and a watched version moves one way ----------------------
+
+# Issue 25: a services module of more than this is doing more than one concern's writing.
+SERVICES_CEILING = 500
+
+
+def services_modules(app: str) -> list[Path]:
+    """An app's services: services.py, or every module of its services package."""
+    single = ROOT / app / "services.py"
+    return [single] if single.exists() else sorted((ROOT / app / "services").glob("*.py"))
+
+
+def test_no_services_module_exceeds_the_ceiling():
+    found = {
+        str(path.relative_to(ROOT)): len(path.read_text().splitlines())
+        for app in APPS
+        for path in services_modules(app)
+    }
+    assert "games/services/rounds.py" in found and "tournaments/services.py" in found
+    assert {path: lines for path, lines in found.items() if lines > SERVICES_CEILING} == {}
+
+
+def test_every_app_that_writes_has_a_module_that_reads():
+    writing = [app for app in APPS if services_modules(app)]
+    assert {"games", "claims", "play", "tournaments", "stats"} <= set(writing)
+    assert [app for app in writing if not (ROOT / app / "queries.py").exists()] == []
+
+
+def version_moves(source: str) -> list[str]:
+    """Where a source announces a version, moves one in SQL (`F("version")`) or moves one in
+    memory (`x.version += 1`), as the code says it."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call):
+            called = node.func.attr if isinstance(node.func, ast.Attribute) else None
+            called = called or (node.func.id if isinstance(node.func, ast.Name) else None)
+            if called == "announce" or (
+                called == "F"
+                and any(isinstance(a, ast.Constant) and a.value == "version" for a in node.args)
+            ):
+                found.append(ast.unparse(node))
+        elif (
+            isinstance(node, ast.AugAssign)
+            and isinstance(node.target, ast.Attribute)
+            and node.target.attr == "version"
+        ):
+            found.append(ast.unparse(node))
+    return found
+
+
+def test_a_watched_version_is_moved_and_announced_only_by_core_live():
+    # One way: a service calls core.live.moved / moved_all under its lock; no model, view or
+    # other module moves a version or announces one.
+    found = {
+        str(path.relative_to(ROOT)): moves
+        for app in APPS
+        for path in sources(app)
+        if (moves := version_moves(path.read_text()))
+    }
+    assert found.pop("core/live.py")
+    # Versions no page watches live, so nothing announces them: a round's (an edit names the
+    # one it was made on) and a rating pool's (the cached leaderboards key on it).
+    assert found == {
+        "games/services/rounds.py": ["changed.version += 1"],
+        "stats/services.py": ["pool.version += 1"],
+    }
+
+
+def test_the_scan_finds_every_way_of_moving_a_version():
+    # So that the test above cannot pass because the scan never matches.
+    source = (
+        "def f(table, qs):\n"
+        "    table.version += 1\n"
+        "    qs.update(version=F('version') + 1)\n"
+        "    live.announce(PlayTable, table.pk)\n"
+    )
+    assert sorted(version_moves(source)) == [
+        "F('version')",
+        "live.announce(PlayTable, table.pk)",
+        "table.version += 1",
+    ]

@@ -9,6 +9,7 @@ import io
 import pytest
 from django.urls import reverse
 
+from core.exports import SafeWriter
 from games.models import Player
 from tests.conftest import make_match, play_out
 from tests.tournaments.conftest import enter, make_tournament
@@ -55,8 +56,9 @@ def exports(tournament) -> list[str]:
 
 
 def is_number(cell: str) -> bool:
+    """A number as the file writes it: "-1.5", or "-1,5" in the ";"-file."""
     try:
-        float(cell)
+        float(cell.replace(",", "."))
     except ValueError:
         return False
     return True
@@ -107,3 +109,13 @@ def test_text_cells_are_quoted_and_numbers_are_not(client, played):
     header, first = text.decode("utf-8-sig").splitlines()[:2]
     assert header.startswith('"Rank","Player","Points",')
     assert first.startswith('1,"')
+
+
+def test_the_semicolon_file_writes_fractions_with_a_decimal_comma_and_texts_as_they_are():
+    for separator, written in (
+        (",", '1.5,-0.25,3,"2.5 to go","2026-11-27"'),
+        (";", '1,5;-0,25;3;"2.5 to go";"2026-11-27"'),
+    ):
+        out = io.StringIO()
+        SafeWriter(out, separator).writerow([1.5, "-0.25", 3, "2.5 to go", "2026-11-27"])
+        assert out.getvalue().strip() == written

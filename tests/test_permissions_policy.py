@@ -39,3 +39,14 @@ def test_a_signed_in_score_sheet_denies_them(client, alice, match):
     response = client.get(reverse("games:match", args=[match.pk]))
     assert response.status_code == 200
     assert all(features(response)[feature] == "()" for feature in DENIED)
+
+
+# Features Chromium does not know on a desktop: each one named in the header is an error in the
+# console of every page ("Unrecognized feature"), which hides the errors that matter.
+UNKNOWN_TO_CHROMIUM = ["bluetooth", "web-share"]
+
+
+@pytest.mark.parametrize("feature", UNKNOWN_TO_CHROMIUM)
+def test_the_policy_names_no_feature_the_browser_does_not_know(client, feature):
+    response = client.get(reverse("home"))
+    assert feature not in features(response)

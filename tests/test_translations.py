@@ -58,3 +58,15 @@ def test_no_russian_message_gives_a_player_a_gender():
     with translation.override("ru"):
         assert translation.gettext("leads first") == "первый ход"
         assert translation.gettext("the leader leads any card") == "первый ход — любой картой"
+
+
+def test_no_template_writes_a_month_as_russian_would_not_in_running_text():
+    """Django's Russian "M", "N" and "F" write a month with a capital ("27 Ноя", "Ноябрь"); in
+    a sentence it is small and in the genitive: "j E" ("27 ноября") or a named format."""
+    templates = Path(__file__).resolve().parent.parent / "templates"
+    capitalised = []
+    for template in templates.rglob("*.html"):
+        for format_ in re.findall(r"""\|date:["']([^"']+)["']""", template.read_text()):
+            if not format_.endswith("_FORMAT") and re.search(r"(?<!\\)[MNF]", format_):
+                capitalised.append(f"{template.relative_to(templates)}: {format_}")
+    assert capitalised == []

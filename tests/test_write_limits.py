@@ -21,8 +21,7 @@ from django.urls import reverse
 from claims import services as claims
 from claims.models import Claim
 from config.views import NOT_DONE
-from games import services as games
-from games.models import Correction, Match
+from games.models import Correction, Match, Player
 from play.models import PlayMove, PlayTable
 from tests.clock import Clock
 from tests.conftest import make_match, play_out, record, round_at
@@ -53,6 +52,7 @@ AN_HOUR_OF = {
     "withdraw": 40,
     "register": 30,
     "seating": 30,
+    "display": 30,
 }
 
 
@@ -192,12 +192,12 @@ def test_dealing_flat_out_is_stopped_at_the_thirty_first_and_deals_nothing_after
     client = signed_in(alice)
     next_deal = reverse("play:next", args=[round_over.pk])
     fast_forward = reverse("play:fast_forward", args=[round_over.pk])
-    stale = {"version": round_over.version - 1}
+    stale = {"round": 0}  # a round long over: nothing to do
     # The next deal and fast-forward count together.
     statuses = flood(client, [(fast_forward, stale), (next_deal, stale)])
     assert taken_before_the_limit(statuses) == DEALS_A_MINUTE
 
-    response = client.post(next_deal, {"version": round_over.version})
+    response = client.post(next_deal, {"round": game_of(round_over).round + 1})
     assert_limited(
         response,
         "You have started or fast-forwarded too many rounds in a short time: this was not done.",
@@ -211,8 +211,8 @@ def test_a_player_dealing_or_fast_forwarding_every_four_seconds_is_never_refused
     """Quicker than a round can be played out among bots and dealt again."""
     client = signed_in(alice)
     posts = [
-        (reverse("play:fast_forward", args=[round_over.pk]), {"version": 0}),
-        (reverse("play:next", args=[round_over.pk]), {"version": 0}),
+        (reverse("play:fast_forward", args=[round_over.pk]), {"round": 0}),
+        (reverse("play:next", args=[round_over.pk]), {"round": 0}),
     ]
     assert set(at_pace(clock, client, posts, every=4, count=150)) == {302}
 
@@ -426,7 +426,7 @@ def leaving(cast) -> Writes:
         (reverse("play:back", args=[table.pk]), {}),
         (reverse("games:leave", args=[sheet.pk]), {}),
     ]
-    resign = (reverse("play:leave", args=[table.pk]), {"version": table.version})
+    resign = (reverse("play:leave", args=[table.pk]), {"status": table.status})
     return Writes(signed_in(alice), posts, resign, lambda: table.seats.get(position=0).left_at)
 
 
@@ -465,7 +465,7 @@ def deleting(cast) -> Writes:
 
 def claim_of(asker, keeper, guest: str) -> Claim:
     make_match(keeper, [keeper.username, guest])
-    return claims.ask(guest=games.Player.objects.get(name=guest, added_by=keeper), by=asker)
+    return claims.ask(guest=Player.objects.get(name=guest, added_by=keeper), by=asker)
 
 
 def deciding(cast) -> Writes:
@@ -520,6 +520,18 @@ def seating(cast) -> Writes:
     )
 
 
+def switching_print(cast) -> Writes:
+    """alice switches large print on and off."""
+    url = reverse("games:large_print")
+    on, off = (url, {"large": "1"}), (url, {"large": "0"})
+    return Writes(
+        signed_in(cast["alice"]),
+        [on, off],
+        on,
+        lambda: Player.objects.get(user=cast["alice"]).large_print,
+    )
+
+
 # Each group, its scene, and the pace of a person: a post every so many seconds for so many.
 EVENINGS = {
     "leave": (leaving, "leaving or coming back every five minutes", 300, 36),
@@ -530,6 +542,7 @@ EVENINGS = {
     "withdraw": (withdrawing, "a claim withdrawn every two minutes", 120, 90),
     "register": (registering, "registering or leaving every five minutes", 300, 36),
     "seating": (seating, "a round seated again every five minutes", 300, 36),
+    "display": (switching_print, "large print switched every ten minutes", 600, 18),
 }
 
 

@@ -174,7 +174,7 @@ def _out_of_round(carol) -> PlayTable:
 def _resigned(carol) -> PlayTable:
     """carol resigned from a table the greedy bot and her stand-in play on."""
     table = _table(carol, _carols_turn)
-    play.leave(table=table, user=carol, version=table.version)
+    play.leave(table=table, user=carol, status=table.status)
     PlayTable.objects.filter(pk=table.pk).update(server_moves_at=None)
     table.refresh_from_db()
     return table
@@ -196,7 +196,7 @@ def _play_on(table: PlayTable, user, *, until) -> PlayTable:
         if until(game, table):
             return table
         if game.round_over:
-            play.next_round(table=table, user=user, version=table.version)
+            play.next_round(table=table, user=user, round_number=game.round + 1)
         elif game.to_move == 0:
             play.play(table=table, user=user, move=game.legal_moves()[0], version=table.version)
         else:

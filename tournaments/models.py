@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.db.models import F, Q
+from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext, pgettext_lazy
 
 from cards101.rules import Variant
-from core import live
 from games.labels import PRESET_LABELS
 from games.models import Match, NameKey, Player
 
@@ -38,14 +37,6 @@ class TournamentQuerySet(models.QuerySet):
         if not user.is_authenticated:
             return self.none()
         return self.filter(Q(created_by=user) | Q(directors=user)).distinct()
-
-    def move_versions(self) -> None:
-        """Move these tournaments' versions (in SQL: their tables' changes move them under
-        the tables' own locks); the browsers watching them hear of it after the commit."""
-        pks = list(self.values_list("pk", flat=True).distinct())
-        Tournament.objects.filter(pk__in=pks).update(version=F("version") + 1)
-        for pk in pks:
-            live.announce(Tournament, pk)
 
 
 class Tournament(models.Model):

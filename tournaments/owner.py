@@ -6,6 +6,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from games.models import Match
+from tournaments import services
 from tournaments.models import Table, Tournament
 
 
@@ -44,7 +45,7 @@ class TournamentTables:
         return _("Only the players at this table and the tournament's directors keep its score.")
 
     def changed(self, match: Match) -> None:
-        Tournament.objects.filter(rounds__tables__match=match).move_versions()
+        services.move_versions(Tournament.objects.filter(rounds__tables__match=match))
 
     def crumbs(self, match: Match) -> list[tuple[str, str]]:
         table = self._table(match)

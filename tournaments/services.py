@@ -7,46 +7,26 @@ tournament's version.
 
 from __future__ import annotations
 
-import csv
-import io
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from cards101.rules import Variant
+from core import live
+from core.accounts import account_named
 from core.names import same_name_key
 from core.validators import name_problem, normalize_name
-from games import audience
 from games import services as games
-from games.models import Entry, Match, Player, Seat
-from games.results import finished_results
+from games.models import Match, Player, Seat
+from tournaments import player_lists, queries
+from tournaments.errors import RepeatMeetings, TournamentError
 from tournaments.models import Entrant, Table, Tournament, TournamentRound
 from tournaments.seating import repeated_pairs, seat_round
-from tournaments.standings import Standing, TableResult, compute_standings, deciding
-
-MAX_IMPORT_ROWS = 1000
-STANDINGS_CACHE_SECONDS = 24 * 3600
-
-
-class TournamentError(Exception):
-    """A director's request that cannot be carried out; the message says why."""
-
-
-class RepeatMeetings(TournamentError):
-    """A swap or a new seating would make players meet again: nothing was saved, and the
-    director is asked first. `pairs` are their names; `seed` gives the same seating again."""
-
-    def __init__(self, pairs: list[tuple[str, str]], seed: int | None = None) -> None:
-        listed = "; ".join(f"{a} – {b}" for a, b in pairs)
-        super().__init__(_("These players would meet again: %(pairs)s.") % {"pairs": listed})
-        self.pairs = pairs
-        self.seed = seed
 
 
 def create_tournament(*, created_by, variant: Variant, **fields) -> Tournament:
@@ -99,36 +79,20 @@ def finish_tournament(*, tournament: Tournament, by) -> None:
         tournament = _lock(tournament)
         if tournament.status == Tournament.Status.FINISHED:
             raise TournamentError(_("The tournament is already finished."))
-        if not can_finish(tournament):
+        if not queries.can_finish(tournament):
             raise TournamentError(_("The tournament's last round has not been closed yet."))
         tournament.status = Tournament.Status.FINISHED
         tournament.registration_open = False
         _save(tournament, "status", "registration_open")
 
 
-def can_finish(tournament: Tournament) -> bool:
-    """Whether every round has been played and closed (as after reopening to correct)."""
-    last = tournament.rounds.order_by("-number").first()
-    return last is not None and last.is_closed and _is_last(tournament, last)
-
-
-def _is_last(tournament: Tournament, round_: TournamentRound) -> bool:
-    return round_.is_final or (
-        round_.number >= tournament.rounds_planned and not tournament.final_table_size
-    )
-
-
 # --- directors -----------------------------------------------------------------------------
 
 
 def add_director(*, tournament: Tournament, username: str):
-    problem = name_problem(username.strip())
-    if problem:
-        raise TournamentError(problem)
-    # Looked up as usernames are kept (NFKC): "ａｌｉｃｅ" is alice.
-    user = get_user_model().objects.filter(username__iexact=normalize_name(username)).first()
-    if user is None:
-        raise TournamentError(_("There is no account called “%(name)s”.") % {"name": username})
+    user = account_named(
+        username, _("Enter the username of the new director."), error=TournamentError
+    )
     if user.pk == tournament.created_by_id:
         raise TournamentError(_("The tournament's creator is already a director."))
     with transaction.atomic():
@@ -271,99 +235,10 @@ def set_checked_in(*, entrant: Entrant, checked_in: bool) -> None:
         _save(tournament)
 
 
-# Headers a spreadsheet's name column and check-in column may have, in English or Russian.
-NAME_HEADERS = frozenset(
-    {"name", "names", "player", "players", "имя", "игрок", "игроки", "участник", "фио"}
-)
-CHECKED_IN_HEADERS = frozenset({"checked_in", "checked in", "на месте", "отмечен", "пришёл"})
-
-
-@dataclass(frozen=True)
-class PlayerList:
-    """A CSV list of players as read, before anyone is added: (name, checked in) a row, and
-    the header it skipped, if any."""
-
-    rows: list[tuple[str, bool]]
-    header: list[str] | None
-
-
-def read_player_list(text: str, separator: str = ",") -> PlayerList:
-    """The players of a CSV list: a name column (headed `name`, `Имя`, `Игрок`, `ФИО`..., or
-    names alone, one a line) and an optional check-in column (`checked_in`, `На месте`: yes/no,
-    да/нет). Every line is checked; the first wrong one raises TournamentError. Writes nothing."""
-    rows = [
-        (line, row) for line, row in _csv_rows(text, separator) if any(cell.strip() for cell in row)
-    ]
-    first = [cell.strip().casefold() for cell in rows[0][1]] if rows else []
-    name_col, checked_col, header = 0, None, None
-    if NAME_HEADERS.intersection(first):
-        name_col = next(index for index, cell in enumerate(first) if cell in NAME_HEADERS)
-        checked_col = next(
-            (index for index, cell in enumerate(first) if cell in CHECKED_IN_HEADERS), None
-        )
-        header = [cell.strip() for cell in rows[0][1]]
-        rows = rows[1:]
-    if not rows:
-        raise TournamentError(_("The file has no players in it."))
-    if len(rows) > MAX_IMPORT_ROWS:
-        raise TournamentError(
-            _("A list can have at most %(count)s players.") % {"count": MAX_IMPORT_ROWS}
-        )
-    players = []
-    for line, row in rows:
-        typed = row[name_col] if len(row) > name_col else ""
-        name = normalize_name(typed)
-        if not name:
-            raise TournamentError(_("Line %(line)s has no name.") % {"line": line})
-        if "\n" in name or "\r" in name:
-            raise TournamentError(
-                _("Line %(line)s: a name runs over several lines; is a quote left open?")
-                % {"line": line}
-            )
-        if len(name) > 40:
-            raise TournamentError(
-                _("Line %(line)s: a name can have at most 40 characters.") % {"line": line}
-            )
-        problem = name_problem(typed.strip())
-        if problem:
-            raise TournamentError(
-                _("Line %(line)s: %(problem)s") % {"line": line, "problem": problem}
-            )
-        value = (
-            row[checked_col].strip().casefold()
-            if checked_col is not None and len(row) > checked_col
-            else ""
-        )
-        if value not in ("", "yes", "no", "1", "0", "true", "false", "да", "нет"):
-            raise TournamentError(
-                _("Line %(line)s: checked_in must be yes or no, not “%(value)s”.")
-                % {"line": line, "value": value}
-            )
-        players.append((name, value in ("yes", "1", "true", "да")))
-    return PlayerList(rows=players, header=header)
-
-
 def import_entrants(*, tournament: Tournament, text: str, by, separator: str = ",") -> Added:
     """Add the players of a CSV list (`read_player_list`); nothing is added when a line is
     wrong. A name entered already, or given twice, is skipped and reported."""
-    return _add(tournament, read_player_list(text, separator).rows, by)
-
-
-def _csv_rows(text: str, separator: str = ",") -> list[tuple[int, list[str]]]:
-    """The rows of a CSV text with the line each starts on; CR, LF and CRLF lines alike."""
-    # newline="": the csv module itself splits lines, whichever ending they have.
-    reader = csv.reader(io.StringIO(text.lstrip("\ufeff"), newline=""), delimiter=separator)
-    rows, line = [], 1
-    try:
-        for row in reader:
-            rows.append((line, row))
-            line = reader.line_num + 1
-    except csv.Error:
-        raise TournamentError(
-            _("Line %(line)s cannot be read: is a quote left open, or a cell far too long?")
-            % {"line": line}
-        ) from None
-    return rows
+    return _add(tournament, player_lists.read_player_list(text, separator).rows, by)
 
 
 # --- rounds --------------------------------------------------------------------------------
@@ -394,8 +269,8 @@ def _seat(tournament: Tournament, by, seed: int | None = None) -> TournamentRoun
     is_final = number > tournament.rounds_planned
     if is_final and (not tournament.final_table_size or any(r.is_final for r in rounds)):
         raise TournamentError(_("Every round of this tournament has been played."))
-    history = _history(tournament)
-    standings = [line.player for line in standings_of(tournament)]
+    history = queries.history(tournament)
+    standings = [line.player for line in queries.standings_of(tournament)]
     if seed is None:
         seed = secrets.randbits(62)
     players = _present_ids(tournament, number)
@@ -464,7 +339,7 @@ def reseat_round(
         )
         new = _seat(tournament, by, seed)
         if not confirmed:
-            history = _history(tournament)
+            history = queries.history(tournament)
             pairs = repeated_pairs(history[-1], history[:-1])
             if pairs:
                 # Raised inside the transaction: nothing of this seating is kept.
@@ -495,7 +370,7 @@ def swap_players(
                     % {"number": seat.match.table.number}
                 )
         if not confirmed:
-            history = _history(tournament)
+            history = queries.history(tournament)
             earlier = history[: round_.number - 1]
             before = {
                 frozenset(pair) for pair in repeated_pairs(history[round_.number - 1], earlier)
@@ -555,7 +430,7 @@ def close_round(*, round_: TournamentRound, by) -> None:
         round_.status = TournamentRound.Status.CLOSED
         round_.save(update_fields=["status"])
         games.lock_results(matches=matches.values())
-        if _is_last(tournament, round_):
+        if queries.is_last(tournament, round_):
             tournament.status = Tournament.Status.FINISHED
             tournament.registration_open = False
         _save(tournament, "status", "registration_open")
@@ -568,162 +443,6 @@ def start_clock(*, round_: TournamentRound, minutes: int) -> None:
         round_.clock_minutes = minutes
         round_.save(update_fields=["clock_started_at", "clock_minutes"])
         _save(tournament)
-
-
-# --- reading -------------------------------------------------------------------------------
-
-
-@dataclass
-class StandingLine:
-    """A standings line with the entrant it belongs to."""
-
-    standing: Standing
-    entrant: Entrant
-    tie_breaks: list  # the tournament's tie-break figures, in its order
-    # Level on points with a neighbour: the tie-break that decided between them and this
-    # player's figure for it; ("", None) when level on every tie-break too.
-    separated_by: tuple[str, object] | None = None
-
-
-@dataclass(frozen=True)
-class SeatNow:
-    """Where a player sits in a round being played: its tournament, round, table and seat."""
-
-    table: Table
-    seat: int  # from 1, the order of play
-
-    @property
-    def round(self) -> TournamentRound:
-        return self.table.round
-
-    @property
-    def tournament(self) -> Tournament:
-        return self.table.round.tournament
-
-
-def seats_now(user, tournament: Tournament | None = None) -> list[SeatNow]:
-    """The tables this user sits at in rounds being played (of one tournament, or of all
-    running ones); one query."""
-    if not user.is_authenticated:
-        return []
-    seats = Seat.objects.filter(
-        player__user=user,
-        match__table__round__status=TournamentRound.Status.PLAYING,
-        match__table__round__tournament__status=Tournament.Status.RUNNING,
-    )
-    if tournament is not None:
-        seats = seats.filter(match__table__round__tournament=tournament)
-    seats = seats.select_related("match__table__round__tournament").order_by(
-        "-match__table__round__tournament__date", "match_id"
-    )
-    return [SeatNow(seat.match.table, seat.position + 1) for seat in seats]
-
-
-@dataclass(frozen=True)
-class SittingOut:
-    """Players checked in after the round being played was seated: they are at none of its
-    tables, and sit it out."""
-
-    entrants: list[Entrant]
-    round: int  # the round being played
-    next_round: int | None  # the round they are seated from; None when this is the last
-    reseat: bool  # no score in the round yet: seating it again seats them now
-
-
-def sitting_out(tournament: Tournament, entrants: Sequence[Entrant]) -> SittingOut | None:
-    """Which of `entrants` (checked in, not dropped out) sit out the round being played, or
-    None when no round is being played or they all sit at its tables. The final table seats
-    only the best players: sitting it out says nothing."""
-    current = tournament.rounds.order_by("number").last()
-    if current is None or current.is_closed or current.is_final:
-        return None
-    seated = set(
-        Seat.objects.filter(match__table__round=current).values_list("player_id", flat=True)
-    )
-    out = [e for e in entrants if e.checked_in and not e.has_dropped and e.player_id not in seated]
-    if not out:
-        return None
-    return SittingOut(
-        entrants=out,
-        round=current.number,
-        next_round=current.number + 1 if current.number < tournament.rounds_planned else None,
-        # As reseat_round would allow: the latest round, no score entered in it.
-        reseat=not _has_scores(current),
-    )
-
-
-def standing_lines(tournament: Tournament) -> list[StandingLine]:
-    entrants = {e.player_id: e for e in tournament.entrants.select_related("player")}
-    standings = standings_of(tournament)
-    breaks = tournament.tie_breaks
-    lines = []
-    for index, s in enumerate(standings):
-        separated = None
-        for other in standings[index - 1 : index] + standings[index + 1 : index + 2]:
-            if other.points == s.points and s.tables:
-                above, below = (other, s) if other.rank <= s.rank else (s, other)
-                name = deciding(above, below, breaks)
-                separated = (name, s.value(name)) if name else ("", None)
-                break
-        lines.append(
-            StandingLine(s, entrants[s.player], [s.value(name) for name in breaks], separated)
-        )
-    return lines
-
-
-def cached_standing_lines(tournament: Tournament) -> list[StandingLine]:
-    """`standing_lines`, kept in the cache for the tournament's version (every change to it or
-    its tables moves it) and the players' shown names."""
-    names = audience.names_version(Tournament, tournament.pk)
-    key = f"tournaments:standings:{tournament.pk}:{tournament.version}:{names}"
-    lines = cache.get(key)
-    if lines is None:
-        lines = standing_lines(tournament)
-        cache.set(key, lines, STANDINGS_CACHE_SECONDS)
-    return lines
-
-
-def standings_of(tournament: Tournament) -> list[Standing]:
-    """The standings from every finished table, computed afresh (corrections count at once)."""
-    entrants = list(tournament.entrants.values_list("player_id", flat=True))
-    scheme = {int(size): points for size, points in tournament.points_by_place.items()}
-    return compute_standings(entrants, table_results(tournament), scheme, tournament.tie_breaks)
-
-
-def table_results(tournament: Tournament) -> list[TableResult]:
-    """Finished tables' places, totals, deals won and losses, in a fixed number of queries."""
-    tables = list(
-        Table.objects.filter(round__tournament=tournament, match__status=Match.Status.FINISHED)
-        .select_related("round")
-        .order_by("round__number", "number")
-    )
-    seats_of = finished_results(Match.objects.filter(table__in=tables))
-    results = []
-    for table in tables:
-        seats = seats_of[table.match_id]
-        results.append(
-            TableResult(
-                round=table.round.number,
-                places={s.player_id: s.place for s in seats},
-                totals={s.player_id: s.total for s in seats},
-                deals_won={s.player_id: s.went_out for s in seats},
-                lost=frozenset(s.player_id for s in seats if s.lost),
-            )
-        )
-    return results
-
-
-def _history(tournament: Tournament) -> list[list[list[int]]]:
-    """Earlier rounds' tables as lists of player ids in seat order."""
-    seats = (
-        Seat.objects.filter(match__table__round__tournament=tournament)
-        .order_by("match__table__round__number", "match__table__number", "position")
-        .values_list("match__table__round__number", "match__table__number", "player_id")
-    )
-    rounds: dict[int, dict[int, list[int]]] = {}
-    for round_number, table_number, player_id in seats:
-        rounds.setdefault(round_number, {}).setdefault(table_number, []).append(player_id)
-    return [list(tables.values()) for _number, tables in sorted(rounds.items())]
 
 
 def _present_ids(tournament: Tournament, number: int) -> list[int]:
@@ -746,12 +465,8 @@ def _has_played(entrant: Entrant) -> bool:
     ).exists()
 
 
-def _has_scores(round_: TournamentRound) -> bool:
-    return Entry.objects.filter(round__match__table__round=round_).exists()
-
-
 def _check_unscored(round_: TournamentRound) -> None:
-    if round_.is_closed or _has_scores(round_):
+    if round_.is_closed or queries.has_scores(round_):
         raise TournamentError(
             _("Scores have been entered in this round, so it cannot be seated again.")
         )
@@ -765,5 +480,11 @@ def _save(tournament: Tournament, *fields: str) -> None:
     """Save the locked tournament's changed fields and move its version (in the database:
     its tables' changes move it too, through tournaments.owner)."""
     tournament.save(update_fields=[*fields, "updated_at"])
-    Tournament.objects.filter(pk=tournament.pk).move_versions()
+    live.moved_all(Tournament, [tournament.pk])
     tournament.refresh_from_db(fields=["version"])
+
+
+def move_versions(tournaments: QuerySet[Tournament]) -> None:
+    """Move these tournaments' versions (in SQL: their tables' changes move them under the
+    tables' own locks); the browsers watching them hear of it after the commit."""
+    live.moved_all(Tournament, list(tournaments.values_list("pk", flat=True).distinct()))

@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 
 from claims.signals import merging_players, player_judges, players_merged
 from games.signals import hidden_players_seen, pages_showing_players
+from tournaments import services
 from tournaments.models import Entrant, Table, Tournament
 
 
@@ -66,4 +67,4 @@ def one_entry_each(sender, *, guest, into, **kwargs) -> str | None:
 
 @receiver(players_merged)
 def entries_moved(sender, *, into, **kwargs) -> None:
-    Tournament.objects.filter(entrants__player=into).move_versions()
+    services.move_versions(Tournament.objects.filter(entrants__player=into))

@@ -17,6 +17,8 @@ from django.utils.translation import ngettext, pgettext
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
+from claims import notices
+from claims import queries as claims
 from core.exports import csv_response
 from core.http import local_path, unchanged
 from core.limits import limit
@@ -24,7 +26,7 @@ from core.names import sort_key
 from core.validators import name_problem, parse_id
 from games.labels import changed_options, rules_summary
 from games.models import NameKey, Seat
-from tournaments import services
+from tournaments import player_lists, queries, services
 from tournaments.forms import (
     AddPlayersForm,
     ConfirmImportForm,
@@ -131,7 +133,7 @@ def _tournament_context(request: HttpRequest, tournament: Tournament) -> dict:
         "tournament": tournament,
         "is_director": is_director,
         "is_owner": request.user.pk == tournament.created_by_id,
-        "lines": SimpleLazyObject(lambda: services.cached_standing_lines(tournament)),
+        "lines": SimpleLazyObject(lambda: queries.cached_standing_lines(tournament)),
         "rounds": rounds,
         "current": current,
         "current_tables": SimpleLazyObject(
@@ -142,8 +144,14 @@ def _tournament_context(request: HttpRequest, tournament: Tournament) -> dict:
             )
         ),
         "my_entry": my_entry,
-        "my_sitting_out": services.sitting_out(tournament, [my_entry]) if my_entry else None,
-        "my_seats": services.seats_now(request.user, tournament) if my_entry else [],
+        "my_sitting_out": queries.sitting_out(tournament, [my_entry]) if my_entry else None,
+        "my_seats": queries.seats_now(request.user, tournament) if my_entry else [],
+        # Entered by a director as a guest of their name: asked to confirm it is them.
+        "to_confirm": (
+            []
+            if my_entry
+            else notices.to_confirm(request.user, tournament.entrants.values("player_id"))
+        ),
         "summary": rules_summary(variant, tournament.preset),
         "house_rules": changed_options(variant, tournament.preset),
         "tie_break_labels": [_tie_break_label(name) for name in tournament.tie_breaks],
@@ -155,7 +163,7 @@ def _tournament_context(request: HttpRequest, tournament: Tournament) -> dict:
         "entrant_count": tournament.entrants.count,
         "can_finish": is_director
         and tournament.status == Tournament.Status.RUNNING
-        and services.can_finish(tournament),
+        and queries.can_finish(tournament),
     }
 
 
@@ -175,9 +183,11 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, template, _tournament_context(request, tournament))
 
 
-# Standings lines a projector shows at once; static/css/site.css sizes each to a twelfth of the
-# room left for them (.projector-standings), so a change here is made there too.
-PROJECTOR_LINES = 12
+# Standings lines a projector shows at once, at most: static/css/site.css gives a page of up to
+# 12 lines twelve rows of the room left for them (.projector-standings), and more lines rows of
+# their own, up to this many, so a change here is made there too. More players page, the
+# pages balanced (20 players: two pages of 10, not 16 and 4).
+PROJECTOR_LINES = 16
 
 
 @require_safe
@@ -199,15 +209,14 @@ def projector(request: HttpRequest, pk: int) -> HttpResponse:
     # for every entrant: counted, so that a cached screen never reads the standings.
     entrants = tournament.entrants.count()
     pages = max(1, -(-entrants // PROJECTOR_LINES))
+    per_page = max(1, -(-entrants // pages))
     if pages == 1 and unchanged(request, Tournament, tournament.pk):
         return HttpResponse(status=204)
     page = min(max(parse_id(request.GET.get("page")) or 1, 1), pages)
-    over = tournament.status == Tournament.Status.FINISHED or services.can_finish(tournament)
+    over = tournament.status == Tournament.Status.FINISHED or queries.can_finish(tournament)
     lines = context["lines"]
     context.update(
-        page_lines=SimpleLazyObject(
-            lambda: lines[(page - 1) * PROJECTOR_LINES : page * PROJECTOR_LINES]
-        ),
+        page_lines=SimpleLazyObject(lambda: lines[(page - 1) * per_page : page * per_page]),
         page=page,
         pages=pages,
         next_page=page % pages + 1,
@@ -275,7 +284,7 @@ def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
     writer.writerow(
         [_("Rank"), _("Player"), _("Points"), *per_round, _("Tables"), *names, _("Dropped")]
     )
-    for line in services.standing_lines(tournament):
+    for line in queries.standing_lines(tournament):
         s = line.standing
         writer.writerow(
             [
@@ -459,13 +468,14 @@ def players(request: HttpRequest, pk: int) -> HttpResponse:
                         )
                     _report_sitting_out(request, tournament, added.entrants)
                     _report_skipped(request, added)
+                    _report_stand_ins(request, added)
                     return redirect("tournaments:players", pk=pk)
             elif which == "import":
                 # A file is read and shown first; nobody is added until the director confirms.
                 import_form = ImportPlayersForm(request.POST, request.FILES, prefix="import")
                 if import_form.is_valid():
                     table = import_form.cleaned_data["file"]
-                    found = services.read_player_list(table.text, table.separator)
+                    found = player_lists.read_player_list(table.text, table.separator)
                     return render(
                         request,
                         "tournaments/import_preview.html",
@@ -497,6 +507,7 @@ def players(request: HttpRequest, pk: int) -> HttpResponse:
                 )
                 _report_sitting_out(request, tournament, added.entrants)
                 _report_skipped(request, added)
+                _report_stand_ins(request, added)
                 return redirect("tournaments:players", pk=pk)
         except TournamentError as error:
             if which == "import_confirm":
@@ -536,9 +547,30 @@ def _report_skipped(request: HttpRequest, added: services.Added) -> None:
         )
 
 
+def _report_stand_ins(request: HttpRequest, added: services.Added) -> None:
+    """Tell the director at once which names were accounts entered as guests of their name
+    (games.services.players_for_names), until their people confirm it is them."""
+    asked = claims.asked_to_confirm([entrant.player_id for entrant in added.entrants])
+    if asked:
+        messages.warning(
+            request,
+            ngettext(
+                "%(names)s has an account: a guest of that name is entered until they confirm "
+                "it is them, which their home page, this tournament's page and their table ask "
+                "them to do in one tap. Until then their results do not count on their record.",
+                "%(names)s have accounts: guests of those names are entered until they confirm "
+                "it is them, which their home pages, this tournament's page and their tables "
+                "ask them to do in one tap. Until then their results do not count on their "
+                "records.",
+                len(asked),
+            )
+            % {"names": ", ".join(asked)},
+        )
+
+
 def _report_sitting_out(request: HttpRequest, tournament: Tournament, entrants) -> None:
     """Tell the director who, checked in just now, sits out the round being played."""
-    out = services.sitting_out(tournament, entrants)
+    out = queries.sitting_out(tournament, entrants)
     if out is None:
         return
     one = len(out.entrants) == 1

@@ -11,6 +11,10 @@
 // once the site says it may be.
 // The service worker (templates/games/sw.js) keeps a copy of the sheet so that it opens
 // offline; this script refreshes that copy after every save.
+// A round half entered is kept too, in sessionStorage, as the person types: a reload (or a
+// phone that drops the page) puts it back in the form. It is the draft of one round on one
+// version of the sheet; saved, reset or kept to send, it is gone, and so is a draft of a sheet
+// that has moved on (a round saved meanwhile: nothing is fitted onto a changed sheet).
 (function () {
   "use strict";
 
@@ -88,9 +92,7 @@
     const last = items[items.length - 1];
     const heading = form.querySelector("h2[data-number]");
     const entries = Array.from(form.querySelectorAll("[data-entry]"));
-    const fields = Array.from(new FormData(form)).filter(
-      ([name]) => name !== "csrfmiddlewaretoken" && name !== "action",
-    );
+    const fields = typed(form);
     const item = {
       id: `${Date.now()}-${Math.random().toString(36).slice(2)}`,
       number: last ? last.number + 1 : Number(heading.dataset.number),
@@ -110,6 +112,25 @@
     show(box);
     status(box, say("queued", { number: item.number }));
     send(box);
+  }
+
+  // What the form holds, as it is posted (the version with it), less what each post adds.
+  function typed(form) {
+    return Array.from(new FormData(form)).filter(
+      ([name]) => name !== "csrfmiddlewaretoken" && name !== "action",
+    );
+  }
+
+  // Put typed fields back in the form (not the version: the form's own is the sheet as it is
+  // now), and let the card grid and the preview know.
+  function fill(form, fields) {
+    form.reset();
+    fields.forEach(([name, value]) => {
+      if (name === "version") return;
+      const field = form.elements[name]; // an input, or the radio buttons of a kind
+      if (field) field.value = value;
+    });
+    form.querySelector("input[data-cards]").dispatchEvent(new Event("input", { bubbles: true }));
   }
 
   // One player's part of a kept round, for people: "Anna: went out · Q♠".
@@ -211,13 +232,7 @@
     if (!form) return;
     const item = drop(box, id);
     if (!item) return;
-    form.reset();
-    item.fields.forEach(([name, value]) => {
-      if (name === "version") return; // the form's own: the sheet as it is now
-      const field = form.elements[name]; // an input, or the radio buttons of a kind
-      if (field) field.value = value;
-    });
-    form.querySelector("input[data-cards]").dispatchEvent(new Event("input", { bubbles: true }));
+    fill(form, item.fields);
     form.scrollIntoView();
   }
 
@@ -337,6 +352,70 @@
       .catch(() => {});
   }
 
+  // --- a round half entered ------------------------------------------------------------------
+
+  const DRAFTS = "101-draft:";
+
+  // The draft's key: whose, which match, which round, on which version of the sheet.
+  function draftKey(box, form) {
+    const number = form.querySelector("h2[data-number]").dataset.number;
+    return `${DRAFTS}${box.dataset.user}:${box.dataset.match}:${number}:${form.elements.version.value}`;
+  }
+
+  function keepDraft(box, form) {
+    const fields = typed(form).filter(([name]) => name !== "version");
+    const chosen = Array.from(form.querySelectorAll("input[type=radio]")).some(
+      (radio) => radio.checked !== radio.defaultChecked,
+    );
+    try {
+      if (chosen || typedSomething(form)) {
+        sessionStorage.setItem(draftKey(box, form), JSON.stringify(fields));
+      } else {
+        sessionStorage.removeItem(draftKey(box, form));
+      }
+    } catch {} // storage full or refused: the form works as before
+  }
+
+  // The form as the sheet shows it now: its draft put back if nothing is typed in it yet, and
+  // every other draft of this match (a round saved since, a sheet that moved on) forgotten.
+  function restoreDraft(box, form) {
+    const key = draftKey(box, form);
+    const prefix = `${DRAFTS}${box.dataset.user}:${box.dataset.match}:`;
+    let fields = null;
+    try {
+      for (const stored of Object.keys(sessionStorage)) {
+        if (stored.startsWith(prefix) && stored !== key) sessionStorage.removeItem(stored);
+      }
+      fields = JSON.parse(sessionStorage.getItem(key));
+    } catch {}
+    if (typedSomething(form)) keepDraft(box, form); // a refused save, on the sheet as it is now
+    else if (fields) fill(form, fields);
+  }
+
+  function forgetDraft(box, form) {
+    try {
+      sessionStorage.removeItem(draftKey(box, form));
+    } catch {}
+  }
+
+  ["input", "change"].forEach((type) =>
+    document.addEventListener(type, (event) => {
+      const form = event.target.form;
+      const box = outbox();
+      if (box && form && form.matches("form[data-outbox]")) keepDraft(box, form);
+    }),
+  );
+
+  // Reset (by the person, or once the round is kept to send): the draft goes with it.
+  document.addEventListener(
+    "reset",
+    (event) => {
+      const box = outbox();
+      if (box && event.target.matches("form[data-outbox]")) forgetDraft(box, event.target);
+    },
+    true,
+  );
+
   // --- wiring --------------------------------------------------------------------------------
 
   // A save while offline, or behind rounds still waiting, is kept instead of posted. This
@@ -381,13 +460,17 @@
     if (!box) return;
     show(box);
     if (lastStatus && !document.getElementById("outbox-status")) status(box, lastStatus);
-    if (event.detail.target && event.detail.target.id === "match-body") keepCopy(true);
+    if (event.detail.target && event.detail.target.id === "match-body") {
+      keepCopy(true);
+      if (roundForm()) restoreDraft(box, roundForm());
+    }
   });
 
   document.addEventListener("DOMContentLoaded", () => {
     const box = outbox();
     if (!box) return;
     show(box);
+    if (roundForm()) restoreDraft(box, roundForm());
     const served = navigator.serviceWorker && navigator.serviceWorker.controller;
     keepCopy(!served || Boolean(document.querySelector("#match-body .messages")));
     send(box);

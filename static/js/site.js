@@ -96,6 +96,28 @@
   document.addEventListener("htmx:afterSettle", announce);
 })();
 
+// The score sheet's players, when a name is wider than its column (four long names on a
+// phone): their names are turned to read upwards, whole, rather than cut (.names-turned in
+// site.css). Measured again when the sheet is swapped or the screen turns.
+(function () {
+  "use strict";
+  function fit() {
+    document.querySelectorAll("table.sheet").forEach((sheet) => {
+      sheet.classList.remove("names-turned");
+      const names = sheet.querySelectorAll("thead .pname");
+      const cut = Array.from(names).some((name) => name.scrollWidth > name.clientWidth + 1);
+      sheet.classList.toggle("names-turned", cut);
+    });
+  }
+  let waiting = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(waiting);
+    waiting = setTimeout(fit, 150);
+  });
+  document.addEventListener("DOMContentLoaded", fit);
+  document.addEventListener("htmx:afterSettle", fit);
+})();
+
 // The round clock on the projector: counts down to data-ends-at, then shows 0:00.
 (function () {
   "use strict";

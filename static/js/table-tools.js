@@ -77,6 +77,35 @@
   });
 })();
 
+// An answer to one's own action (a move, the next round, fast-forward) that arrives after a
+// pushed board (a bot's move) replaced the board its form was in: htmx would swap it into that
+// board, no longer on the page, and it would be lost, refusal and all. It goes into the board
+// shown instead.
+(function () {
+  "use strict";
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    const target = event.detail.target;
+    if (!target || target.id !== "board" || target.isConnected) return;
+    const shown = document.getElementById("board");
+    if (shown) event.detail.target = shown;
+  });
+})();
+
+// Why one's own action was refused. The board answering it says why (data-refusal); the next
+// board pushed replaces the board whole, which wiped the reason before anyone could read it.
+// It is moved out of the board into a region of its own (#board-refusal), where it stays until
+// the person's next action is answered.
+(function () {
+  "use strict";
+  document.addEventListener("htmx:afterSettle", (event) => {
+    const board = event.target;
+    const region = document.getElementById("board-refusal");
+    const asker = event.detail.requestConfig ? event.detail.requestConfig.elt : null;
+    if (board.id !== "board" || !region || !asker || asker.id === "board") return;
+    region.replaceChildren(...board.querySelectorAll("[data-refusal]"));
+  });
+})();
+
 // The board for the keyboard. The board is replaced whole at every version (the person's
 // move, or another's pushed by live.js), which dropped the focus to the top of the page.
 // Every element one may act on carries a stable key (data-focus: a card's code, "draw",
@@ -85,14 +114,13 @@
 // - after a pushed board, if something on the board had the focus: back to it, found by its
 //   key, unless that was the status line where one waits for one's turn and the turn has
 //   come; else to the next action. Focus elsewhere on the page, or nowhere, is left alone.
-// The next action is the error if the board brings one, the round's results, one's first
-// legal move (a turned-up Queen's suits, a card, drawing, passing), fast-forward, "I'm back",
+// The next action is why one's own action was refused if it was, the round's results, one's
+// first legal move (a turned-up Queen's suits, a card, drawing, passing), fast-forward, "I'm back",
 // and otherwise the status line that says whose turn it is. The page scrolls to the new
 // focus only for someone using the keyboard: a tap on a phone leaves the page where it was.
 (function () {
   "use strict";
   const NEXT = [
-    "[data-focus=error]",
     "[data-focus=round-end]",
     ".my-hand [data-focus]:not(:disabled)",
     "[data-focus=fast-forward]",
@@ -105,7 +133,10 @@
   document.addEventListener("keydown", () => (keyboard = true), true);
   document.addEventListener("pointerdown", () => (keyboard = false), true);
 
-  function nextAction(board) {
+  function nextAction(board, own) {
+    // Why one's own action was refused is outside the board (a pushed board leaves it there).
+    const refusal = own ? document.querySelector("#board-refusal [data-focus=error]") : null;
+    if (refusal) return refusal;
     for (const selector of NEXT) {
       const element = board.querySelector(selector);
       if (element) return element;
@@ -139,7 +170,7 @@
     const was = before;
     before = null;
     if (!was.own && !was.onBoard) return;
-    const next = nextAction(board);
+    const next = nextAction(board, was.own);
     let target = next;
     if (!was.own && was.key) {
       const same = board.querySelector(`[data-focus="${CSS.escape(was.key)}"]`);

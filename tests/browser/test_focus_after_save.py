@@ -4,7 +4,7 @@ reader hears what happened: through htmx, and as a plain form post (no JavaScrip
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import new_context
+from tests.browser.conftest import in_russian, new_context
 from tests.conftest import make_match, record
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -105,4 +105,48 @@ def test_when_the_last_round_ends_the_match_the_focus_is_on_what_happened(
     expect(page.locator("#match-body .final")).to_be_visible()
     expect(page.locator("#sheet-status")).to_have_text("Round 2 saved.")
     assert focused(page) == "DIV.messages"
+    assert problems == []
+
+
+def nobody_goes_out(page: Page) -> None:
+    """Each player counts points: a round nobody went out of, which the rules refuse."""
+    for entry in page.locator("#round-form fieldset.entry").all():
+        entry.locator("input[type=radio][value=points]").check()
+        entry.locator("input[type=number]").fill("10")
+
+
+def save_is_refused_in_view(page: Page, t) -> str:
+    """Save, from the button at the bottom of the form: why it was refused is above the form,
+    far above the button, and the page goes there; the preview beside the button says it was
+    not saved, and why, not that the round is being filled in. Returns why."""
+    save = page.locator("#round-form button[value=save]")
+    save.scroll_into_view_if_needed()
+    save.click()
+    error = page.locator("#round-form .errors[role=alert]").first
+    expect(error).to_be_visible()
+    expect(error).to_be_in_viewport()
+    why = error.inner_text().strip()
+    preview = page.locator("#preview")
+    expect(preview).to_have_text(t("Not saved: %(why)s", why=why))
+    expect(preview).not_to_contain_text(
+        t("Scores and new totals show here as you fill in the round.")
+    )
+    return why
+
+
+@in_russian
+def test_on_a_phone_a_refused_save_is_brought_into_view_and_the_preview_says_it_was_not_saved(
+    page: Page, problems: list[str], alice, match, log_in, t
+):
+    log_in(alice)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(match.get_absolute_url())
+    # A round the rules refuse.
+    nobody_goes_out(page)
+    refused = save_is_refused_in_view(page, t)
+    # A good round, on a sheet someone else moved on meanwhile: refused as made on the sheet
+    # before.
+    fill_round(page, [10, 20])
+    record(match, alice, {"alice": {"out": "9C"}, "Dan": {"points": 5}, "Eve": {"points": 6}})
+    assert save_is_refused_in_view(page, t) != refused
     assert problems == []

@@ -15,6 +15,7 @@ from playwright.sync_api import Page, expect
 from cards101.bots import make_bot
 from cards101.engine import Game
 from cards101.rules import PRESETS, parse_card
+from core import live
 from games.labels import card_name, card_notation
 from play import services as play
 from play.models import PlayTable
@@ -380,9 +381,22 @@ def test_a_refused_move_takes_the_focus_to_why(
     # The table moves on behind her page's back (nothing tells the page): her move is refused.
     PlayTable.objects.filter(pk=table.pk).update(version=F("version") + 1)
     press(page, "Enter")
-    error = page.locator("#board .errors")
+    error = page.locator("#board-refusal .errors")
     expect(error).to_have_text(t("The table has moved on; here it is now."))
     expect(error).to_be_focused()
+    # The table moves on again and the board is pushed anew: why stays, and the focus on it.
+    board = page.locator("#board")
+    shown = board.get_attribute("hx-get")
+    PlayTable.objects.filter(pk=table.pk).update(version=F("version") + 1)
+    live.announce(PlayTable, table.pk)
+    expect(board).not_to_have_attribute("hx-get", shown or "")
+    expect(error).to_have_text(t("The table has moved on; here it is now."))
+    expect(error).to_be_focused()
+    # Her next move, taken, clears it.
+    name = next_action_name(game_of(table), t, language)
+    board.get_by_role("button", name=name, exact=True).first.click()
+    expect(page.locator("#board-status")).not_to_contain_text(t("Your turn"))
+    expect(page.locator("#board-refusal .errors")).to_have_count(0)
     assert problems == []
 
 
@@ -452,5 +466,5 @@ def test_a_round_is_entered_on_a_score_sheet_with_the_keyboard_alone(
     expect(field).to_be_focused()
     expect(field).to_have_attribute("aria-invalid", "true")
     expect(form.locator("#err-s0")).to_be_in_viewport()
-    expect(form.locator("#preview")).to_have_text(t("Correct the marked fields to see the scores."))
+    expect(form.locator("#preview")).to_have_text(t("Not saved: correct the marked fields."))
     assert problems == []

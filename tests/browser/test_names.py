@@ -41,15 +41,12 @@ BROKEN_WORDS = """() => {
 }"""
 
 
-@in_both_languages
-def test_no_name_breaks_inside_a_word_on_a_phone(
-    page: Page, problems: list[str], alice, log_in, django_user_model
-):
-    long_user = django_user_model.objects.create_user("Константин_Константинопольский", "", "x")
-    match = make_match(alice, LONG_NAMES)
+def long_names_match(creator):
+    """A match of the four LONG_NAMES, one round entered."""
+    match = make_match(creator, LONG_NAMES)
     record(
         match,
-        alice,
+        creator,
         {
             LONG_NAMES[0]: {"out": "QS"},
             LONG_NAMES[1]: {"hand": "AC 10H"},
@@ -57,6 +54,15 @@ def test_no_name_breaks_inside_a_word_on_a_phone(
             LONG_NAMES[3]: {"hand": "9D"},
         },
     )
+    return match
+
+
+@in_both_languages
+def test_no_name_breaks_inside_a_word_on_a_phone(
+    page: Page, problems: list[str], alice, log_in, django_user_model
+):
+    long_user = django_user_model.objects.create_user("Константин_Константинопольский", "", "x")
+    match = long_names_match(alice)
     tournament = make_tournament(alice, name="Открытый чемпионат Константинопольского клуба")
     enter(tournament, [*LONG_NAMES, "Анна", "Борис", "Вера", "Глеб"], alice)
     services.seat_next_round(tournament=tournament, by=alice)
@@ -102,7 +108,7 @@ def play_to_the_end(table, user) -> None:
             return
         game = Game.from_json(table.state)
         if game.round_over:
-            play.next_round(table=table, user=user, version=table.version)
+            play.next_round(table=table, user=user, round_number=game.round + 1)
         elif table.seats.get(position=game.to_move).user_id == user.pk:
             play.play(table=table, user=user, move=game.legal_moves()[0], version=table.version)
         else:

@@ -79,13 +79,13 @@ def test_the_copy_kept_for_offline_is_the_sheet_without_the_message_of_a_visit(
     log_in(alice)
     page.goto(match.get_absolute_url())
     wait_for_the_kept_copy(page)
-    # alice undoes round 2 (a confirmation page, then the sheet saying so).
-    page.get_by_role("link", name="Undo round 2").click()
+    # alice deletes round 2 (a confirmation page, then the sheet saying so).
+    page.get_by_role("link", name="Delete round 2").click()
     page.get_by_role("button", name="Delete the round").click()
     expect(page.locator(".messages")).to_contain_text("Round 2 deleted.")
     # The phone keeps the sheet as it is now, not the message of that visit.
     wait_for_the_kept_copy(
-        page, fits=lambda copy: "Undo round 1" in copy and "Round 2 deleted." not in copy
+        page, fits=lambda copy: "Delete round 1" in copy and "Round 2 deleted." not in copy
     )
 
     # Later, without a network, the sheet opens from the phone: one round, no message.

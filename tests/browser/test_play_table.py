@@ -140,3 +140,41 @@ def test_out_of_a_round_among_bots_fast_forward_finishes_it_at_once(
     )
     expect(page.locator("#board .out-of-round")).to_have_count(0)
     assert problems == []
+
+
+@in_both_languages
+def test_fast_forward_tapped_at_once_while_the_bots_move_works_on_the_first_tap(
+    page: Page, problems: list[str], log_in, alice, t, settings
+):
+    """At a club night's pace: the worker moves the bots every few tenths of a second, and one
+    more moves while the tap is on its way. The tap names the round, not the table's version,
+    so no bot's move refuses it."""
+    settings.PLAY_BOT_DELAY = 0.4
+    table = play.create_table(
+        by=alice, preset="aaow", variant=PRESETS["aaow"], seats=["me", "greedy", "greedy"]
+    )
+    PlayTable.objects.filter(pk=table.pk).update(
+        state=out_of_the_round().to_json(), server_moves_at=timezone.now()
+    )
+    moved_meanwhile = []
+
+    def a_bot_moves_first(route) -> None:
+        table.refresh_from_db()
+        shown = table.version
+        play.step(table=table, now=timezone.now() + datetime.timedelta(hours=1))
+        table.refresh_from_db()
+        moved_meanwhile.append(table.version > shown)
+        route.continue_()
+
+    page.route("**/fast-forward/", a_bot_moves_first)
+    log_in(alice)
+    page.goto(table.get_absolute_url())
+    page.locator("#board .out-of-round").get_by_role("button", name=t("Fast-forward")).click()
+    end = page.locator("#board .round-end")
+    expect(end.get_by_role("heading")).to_have_text(
+        re.compile(f"{t('The round is over')}|{t('The match is over')}")
+    )
+    assert moved_meanwhile == [True]
+    expect(page.locator("#board-refusal [role=alert]")).to_have_count(0)
+    expect(page.get_by_text(t("The table has moved on; here it is now."))).to_have_count(0)
+    assert problems == []

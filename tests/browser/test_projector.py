@@ -10,6 +10,7 @@ from tests.browser.conftest import in_both_languages, new_context
 from tests.conftest import play_out
 from tests.tournaments.conftest import enter, make_tournament
 from tournaments import services
+from tournaments.views import PROJECTOR_LINES
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -22,7 +23,7 @@ SIZES = [
     (2560, 1440),
     (1080, 1920),  # a screen turned upright
 ]
-# Twenty players: a full page of standings and a second one. Long names, as clubs have them.
+# Twenty players: more than a page of standings, so two pages. Long names, as clubs have them.
 NAMES = [
     f"{first} {last}"
     for first, last in zip(
@@ -97,7 +98,7 @@ def check_every_size(browser: Browser, live_server, tournament, language: str, n
                 )
                 seen += shown
                 number += 1
-            expected_pages = -(-len(names) // 12)
+            expected_pages = -(-len(names) // PROJECTOR_LINES)
             assert pages == expected_pages, f"{language} {width}×{height}: {pages} pages"
             assert sorted(seen) == sorted(names), f"{language} {width}×{height}: lines missing"
     finally:
@@ -127,3 +128,43 @@ def test_ten_tables_in_play_fit_beside_the_standings_at_every_size(
     enter(tournament, names, alice)
     services.seat_next_round(tournament=tournament, by=alice)
     check_every_size(browser, live_server, tournament, language, names)
+
+
+LONG_TITLE = "Открытый осенний кубок клуба «Сто одно» имени Василия Петровича Преображенского"
+
+
+@pytest.mark.parametrize("language", ["ru"])
+def test_fourteen_players_fit_on_one_page_under_a_long_title_that_is_never_cut(
+    browser: Browser, live_server, alice, language
+):
+    tournament = make_tournament(alice, name=LONG_TITLE, rounds_planned=1)
+    names = NAMES[:14]
+    enter(tournament, names, alice)
+    round_ = services.seat_next_round(tournament=tournament, by=alice)
+    for table in round_.tables.select_related("match"):
+        play_out(table.match, alice)
+    services.close_round(round_=round_, by=alice)
+    context = new_context(browser, live_server, language)
+    page = context.new_page()
+    try:
+        for width, height in [(1920, 1080), (1280, 720)]:
+            page.set_viewport_size({"width": width, "height": height})
+            page.goto(f"/tournaments/{tournament.pk}/projector/")
+            shown, outside = lines_outside(page)
+            assert sorted(shown) == sorted(names), f"{width}×{height}: not all on the first page"
+            assert outside == [], f"{width}×{height}: {outside} cut off"
+            heading = page.locator(".projector-standings").locator("xpath=..").locator("h2")
+            assert not re.search(r"\d+ / \d+", heading.inner_text())  # no paging
+            title = page.locator(".projector-head h1")
+            assert title.inner_text() == LONG_TITLE
+            for box in (title, page.locator(".projector-title")):
+                scroll, client = box.evaluate("(box) => [box.scrollWidth, box.clientWidth]")
+                assert scroll <= client, f"{width}×{height}: the title is cut"
+            whole = title.evaluate(
+                "(h) => { const b = h.getBoundingClientRect();"
+                " return b.top >= 0 && b.bottom <= innerHeight && b.right <= innerWidth; }"
+            )
+            assert whole, f"{width}×{height}: the title is not whole on the screen"
+            page.screenshot(path=f"/tmp/night-projector-{width}x{height}.png")
+    finally:
+        context.close()

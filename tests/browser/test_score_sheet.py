@@ -6,6 +6,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.conftest import in_both_languages
+from tests.browser.test_names import LONG_NAMES, long_names_match
 from tests.conftest import make_match, record
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -196,4 +197,44 @@ def test_the_card_grid_works_from_the_keyboard(page: Page, problems: list[str], 
     expect(dan.locator(".card-grid button:focus")).to_have_count(0)
     page.keyboard.press("Shift+Tab")
     expect(dan.locator("button[data-card='AC']")).to_be_focused()
+    assert problems == []
+
+
+# Each name at the head of the sheet, and whether the browser cut it: wider (or, turned, taller)
+# than the room its column gives it.
+CUT_NAMES = """() => [...document.querySelectorAll("table.sheet thead .pname")].map((name) => [
+  name.textContent.trim(),
+  name.scrollWidth > name.clientWidth + 1 || name.scrollHeight > name.clientHeight + 1,
+])"""
+
+
+@in_both_languages
+def test_four_long_names_head_the_sheet_whole_on_a_phone(
+    page: Page, problems: list[str], alice, log_in
+):
+    names = LONG_NAMES
+    match = long_names_match(alice)
+    page.set_viewport_size({"width": 390, "height": 844})
+    log_in(alice)
+    page.goto(match.get_absolute_url())
+    page.wait_for_load_state("load")
+    assert page.evaluate(CUT_NAMES) == [[name, False] for name in names]
+    for name in names:  # turned, they are still the links to the players
+        expect(page.locator("table.sheet thead").get_by_role("link", name=name)).to_be_visible()
+    # Short names stay upright: only a sheet whose names do not fit turns them.
+    short = make_match(alice, ["alice", "Аня", "Боря", "Ёж"])
+    record(
+        short,
+        alice,
+        {
+            "alice": {"out": "QS"},
+            "Аня": {"hand": "AC"},
+            "Боря": {"points": 5},
+            "Ёж": {"hand": "9D"},
+        },
+    )
+    page.goto(short.get_absolute_url())
+    page.wait_for_load_state("load")
+    assert not page.locator("table.sheet.names-turned").count()
+    assert page.evaluate(CUT_NAMES) == [[name, False] for name in ["alice", "Аня", "Боря", "Ёж"]]
     assert problems == []

@@ -9,6 +9,7 @@
 import pytest
 from django.urls import reverse
 
+from claims import queries as claim_queries
 from claims import services as claims
 from claims.models import Claim
 from games import services
@@ -52,7 +53,7 @@ def test_a_scorekeeper_who_presses_rematch_cannot_approve_their_own_claim_of_a_g
     claim = Claim.objects.get(guest_number=anna.pk)
     assert claim.is_pending  # not approved by bob's own word
     assert Seat.objects.filter(player=anna).count() == annas_seats + 1  # Anna is still a guest
-    assert claims.deciders(claim) == {alice.pk}
+    assert claim_queries.deciders(claim) == {alice.pk}
     # Bob's claims page says who decides; bob cannot decide himself.
     page = client.get(reverse("claims:claims")).content.decode()
     assert "Decides:" in page and ">alice</a>" in page

@@ -1,11 +1,14 @@
 """A page or a button that asks before deleting or removing names the thing as a person knows
 it: a match by its players and its day, or by its tournament, round and table; a person by name."""
 
+import datetime
+
 import pytest
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 
+from games.models import Match
 from tests.conftest import record
 from tests.tournaments.conftest import enter, make_tournament
 from tournaments import services as tournaments
@@ -44,6 +47,23 @@ def test_deleting_a_round_names_the_match_by_its_players(client, alice, match):
     assert "Раунд будет удалён, а суммы пересчитаны." in russian
 
 
+def test_the_sheet_offers_to_delete_the_last_round_as_its_page_asks(client, alice, match):
+    """The link says what the page after it does: it deletes the round (no 'undo' on the sheet
+    and 'delete' on the question)."""
+    round_ = a_round(match, alice)
+    client.force_login(alice)
+    url = reverse("games:round_delete", args=[match.pk, round_.pk])
+    for headers, link, question in (
+        ({}, "Delete round 1", "<h1>Delete round 1?</h1>"),
+        (RUSSIAN, "Удалить раунд 1", "<h1>Удалить раунд 1?</h1>"),
+    ):
+        sheet = client.get(match.get_absolute_url(), headers=headers).content.decode()
+        assert f'<a href="{url}">{link}</a>' in sheet
+        assert "Undo" not in sheet and "Отменить раунд" not in sheet
+        page = client.get(url, headers=headers).content.decode()
+        assert question in page and f"<title>{link} · " in page
+
+
 def test_deleting_a_round_at_a_tournament_table_names_the_table(client, alice):
     tournament = make_tournament(alice)
     enter(tournament, ["Anna", "Boris", "Vera"], alice)
@@ -73,3 +93,32 @@ def test_removing_a_scorekeeper_or_a_director_asks_by_name(client, alice, bob, m
     assert 'data-confirm="Remove bob from the directors?"' in client.get(url).content.decode()
     russian = client.get(url, headers=RUSSIAN).content.decode()
     assert 'data-confirm="Убрать bob из директоров?"' in russian
+
+
+def test_no_page_of_a_match_names_it_by_its_number(client, alice, match):
+    """'Match 139' is the database's name for it: the pages around a sheet name it by its
+    players and day, or its tournament, round and table; the number stays in addresses."""
+    round_ = a_round(match, alice)
+    evening = datetime.datetime(2026, 11, 27, 19, 40, tzinfo=datetime.UTC)
+    Match.objects.filter(pk=match.pk).update(created_at=evening)
+    client.force_login(alice)
+    pages = [
+        match.get_absolute_url(),
+        reverse("games:round_edit", args=[match.pk, round_.pk]),
+        reverse("games:scorekeepers", args=[match.pk]),
+        reverse("games:history", args=[match.pk]),
+        reverse("games:round_delete", args=[match.pk, round_.pk]),
+    ]
+    for headers, number, what in (
+        ({}, f"Match {match.pk}", "alice, Dan, Eve · Nov. 27, 2026"),
+        (RUSSIAN, f"Партия {match.pk}", "alice, Dan, Eve · 27 ноября 2026 г."),
+    ):
+        for url in pages:
+            page = client.get(url, headers=headers).content.decode()
+            assert number not in page, url
+            if url != pages[0]:
+                assert f"{what} · 101</title>" in page or f"<strong>{what}</strong>" in page, url
+    sheet = client.get(match.get_absolute_url(), headers=RUSSIAN).content.decode()
+    assert "› Партия от 27 ноября, 19:40</p>" in sheet  # the crumb of a score sheet
+    edit = client.get(pages[1], headers=RUSSIAN).content.decode()
+    assert f'<a href="{match.get_absolute_url()}">← alice, Dan, Eve · 27 ноября 2026 г.</a>' in edit

@@ -1,6 +1,9 @@
 """Rounds addressed by id and version, players by seat, and every correction kept."""
 
+import datetime
+
 import pytest
+from django.urls import reverse
 
 from cards101.rules import PRESETS
 from games import services
@@ -255,3 +258,23 @@ def test_an_edit_and_a_delete_of_one_round_at_once_apply_one_of_them(alice):
     conflicts = [r for r in results if isinstance(r, services.RoundConflict)]
     assert len(conflicts) == 1
     assert Correction.objects.count() == 1
+
+
+def test_a_correction_is_dated_in_lower_case_in_russian(client, alice, match):
+    """Mid-sentence a Russian month is written small and in the genitive ("27 ноября"), not as
+    Django's abbreviation with a capital ("27 Ноя")."""
+    record(match, alice, FIRST, SECOND)
+    change(match, alice, 1, THIRD)
+    delete(match, alice, 2)
+    evening = datetime.datetime(2026, 11, 27, 19, 40, tzinfo=datetime.UTC)
+    Correction.objects.filter(match=match).update(at=evening)
+    russian = {"Accept-Language": "ru"}
+    sheet = client.get(match.get_absolute_url(), headers=russian).content.decode()
+    assert "Раунд 1 исправлен (alice, 27 ноября, 19:40)" in sheet
+    assert "Раунд 2 удалён (alice, 27 ноября, 19:40)" in sheet
+    history = reverse("games:history", args=[match.pk])
+    page = client.get(history, headers=russian).content.decode()
+    assert "alice, 27 ноября 2026, 19:40" in page
+    assert "Ноя" not in sheet + page
+    english = client.get(match.get_absolute_url()).content.decode()
+    assert "Round 1 corrected by alice at 27 November, 19:40" in english

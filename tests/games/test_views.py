@@ -233,8 +233,11 @@ def test_a_refused_save_takes_the_keyboard_to_the_first_marked_field(client, ali
     response = post_round(client, match, ("out", "Q♠"), ("hand", "Qx"), ("points", "x"), **HTMX)
     [field] = autofocused(response.content.decode())
     assert 'id="id_s1-cards"' in field and 'aria-invalid="true"' in field
-    # The preview by the save button says the round is not being filled in any more.
-    assert "Correct the marked fields to see the scores." in response.content.decode()
+    # The preview by the save button says the round was not saved, not that it is being
+    # filled in.
+    body = response.content.decode()
+    assert "Not saved: correct the marked fields." in body
+    assert "as you fill in the round" not in body
 
 
 def test_a_refused_save_takes_the_keyboard_to_the_rounds_own_error(client, alice, match):

@@ -5,7 +5,7 @@ from cards101.engine import Game
 from cards101.rules import PRESETS
 from play.board import board
 from play.models import PlaySeat
-from play.services import public_view
+from play.queries import public_view
 from tests.play.test_play import first_seed, turned_up_queen_for
 
 AAOW = PRESETS["aaow"]

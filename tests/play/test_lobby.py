@@ -7,7 +7,7 @@ import re
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from cards101.engine import Game
 from cards101.rules import PRESETS
@@ -97,6 +97,16 @@ def test_a_table_is_named_on_the_new_table_page_and_keeps_its_name_for_a_rematch
     assert PlayTable.objects.count() == 1
 
 
-def test_a_table_without_a_name_is_called_table_and_its_number(alice):
+def test_a_table_without_a_name_is_called_by_the_day_and_hour_it_was_made(client, alice):
+    """Not by its id ("Table 139"): people tell tables apart by when they sat down."""
     table = new_table(alice)
-    assert str(table) == f"Table {table.pk}"
+    evening = datetime.datetime(2026, 11, 27, 19, 40, tzinfo=datetime.UTC)
+    PlayTable.objects.filter(pk=table.pk).update(created_at=evening)
+    table.refresh_from_db()
+    assert str(table) == "Table of 27 November, 19:40"
+    with translation.override("ru"):
+        assert str(table) == "Стол от 27 ноября, 19:40"
+    client.force_login(alice)
+    page = client.get(table.get_absolute_url(), **RU).content.decode()
+    assert "<title>Стол от 27 ноября, 19:40 · " in page
+    assert f"Стол {table.pk}" not in page and f"Table {table.pk}" not in page

@@ -8,6 +8,7 @@ import re
 
 import pytest
 from django.db import connection, transaction
+from django.test import RequestFactory
 from django.test.html import parse_html
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -20,6 +21,7 @@ from games.models import Match
 from play import services as play
 from play.models import PlayMove, PlayTable
 from play.spoken import card_in_a_sentence
+from play.views import _posted_move
 from tests.conftest import at_once, rules_form_data
 
 pytestmark = pytest.mark.django_db
@@ -286,7 +288,7 @@ def test_the_round_end_shows_every_hand_and_the_next_round_can_be_dealt(client, 
             assert card_notation(parse_card(code)) in section, code
     if not game.match_over:
         table.refresh_from_db()
-        play.next_round(table=table, user=alice, version=table.version)
+        play.next_round(table=table, user=alice, round_number=game_of(table).round + 1)
         assert not game_of(table).round_over
 
 
@@ -417,7 +419,7 @@ def play_match_out(table, user):
         table.refresh_from_db()
         if table.status == PlayTable.Status.FINISHED:
             return
-        play.next_round(table=table, user=user, version=table.version)
+        play.next_round(table=table, user=user, round_number=game_of(table).round + 1)
     raise AssertionError("the match did not end")
 
 
@@ -427,7 +429,7 @@ def test_after_the_match_the_ranking_shows_and_play_again_seats_the_same_bots(cl
     # Dealing the next round mid-round is refused with the current state.
     table.refresh_from_db()
     response = client.post(
-        reverse("play:next", args=[table.pk]), {"version": table.version}, **HTMX
+        reverse("play:next", args=[table.pk]), {"round": game_of(table).round + 1}, **HTMX
     )
     assert "still being played" in response.content.decode()
     play_match_out(table, alice)
@@ -539,6 +541,7 @@ def test_every_legal_move_has_a_control_on_the_board_that_posts_it(
         clients.append(type(client)())
         clients[-1].force_login(person)
     seen: set[str] = set()
+    posted_kinds: set[tuple[str, bool]] = set()
     for players in (2, 3, 4):
         table = play.create_table(
             by=alice, preset=preset, variant=variant, seats=["me"] + ["open"] * (players - 1)
@@ -548,7 +551,7 @@ def test_every_legal_move_has_a_control_on_the_board_that_posts_it(
         table.refresh_from_db()
         url = reverse("play:table", args=[table.pk])
         action = reverse("play:move", args=[table.pk])
-        for game in positions(variant, players, seeds=4):
+        for number, game in enumerate(positions(variant, players, seeds=4)):
             PlayTable.objects.filter(pk=table.pk).update(state=game.to_json())
             mover = clients[game.to_move]
             body = mover.get(url, **HTMX).content.decode()
@@ -556,19 +559,28 @@ def test_every_legal_move_has_a_control_on_the_board_that_posts_it(
             legal = sorted(move_key(move) for move in game.legal_moves())
             assert sorted(as_move(posted) for posted in posts) == legal, game.view(game.to_move)
             seen |= situations(game)
+            # Every control reads back as the move it names, a legal one there; one of
+            # them (a different kind of control each position) is posted and made, rolled
+            # back after it is checked: the path of a post is the same for every control.
             for posted in posts:
-                # Each move on the same position: rolled back after it is checked.
-                with transaction.atomic():
-                    moves = PlayMove.objects.count()
-                    answer = mover.post(action, posted, **HTMX).content.decode()
-                    assert 'role="alert"' not in answer, (posted, answer)
-                    assert PlayMove.objects.count() == moves + 1
-                    made = PlayMove.objects.latest("number").move
-                    assert as_move(made) == as_move(posted)
-                    transaction.set_rollback(True)
+                read = _posted_move(RequestFactory().post(action, posted))
+                assert move_key(read) == as_move(posted) and move_key(read) in legal, posted
+            posted = posts[number % len(posts)]
+            with transaction.atomic():
+                moves = PlayMove.objects.count()
+                answer = mover.post(action, posted, **HTMX).content.decode()
+                assert 'role="alert"' not in answer, (posted, answer)
+                assert PlayMove.objects.count() == moves + 1
+                made = PlayMove.objects.latest("number").move
+                assert as_move(made) == as_move(posted)
+                transaction.set_rollback(True)
+            posted_kinds.add((made["kind"], bool(made.get("suit"))))
     expected = {"draw", "a Queen in hand", "cover"}
+    # Posted and made: a card, a Queen naming a suit, a draw (and a pass where one may pass).
+    assert {("play", False), ("play", True), ("draw", False)} <= posted_kinds
     if variant.after_draw == "may_play":
         expected |= {"pass", "pass after a draw"}
+        assert ("pass", False) in posted_kinds
     if variant.opening == "dealer_card":
         expected.add("turned-up Queen")
     assert expected <= seen

@@ -14,7 +14,7 @@ from cards101.engine import Game
 from cards101.rules import PRESETS
 from play import services as play
 from play.models import PlayMove, PlayTable
-from tests.play.test_play import HTMX, game_of, new_table, play_match_out
+from tests.play.test_play import HTMX, game_of, new_table, play_match_out, play_round
 
 pytestmark = pytest.mark.django_db
 
@@ -137,7 +137,7 @@ def test_leaving_a_table_that_waits_for_players_opens_the_seat_again(client, ali
     assert "Leave the table" in body
     assert "Покинуть стол" in page(client, table, bob, **RU)
 
-    response = client.post(reverse("play:leave", args=[table.pk]), {"version": table.version})
+    response = client.post(reverse("play:leave", args=[table.pk]), {"status": table.status})
     assert response["Location"] == reverse("play:lobby")
     lobby = client.get(response["Location"]).content.decode()
     assert "You left the table; your seat is open again." in lobby
@@ -165,7 +165,7 @@ def test_resigning_hands_the_seat_to_the_stand_in_and_the_person_leaves_the_tabl
     body = page(client, table, bob)
     assert 'id="resign"' in body and "Resign and leave the table" in body
 
-    response = client.post(reverse("play:leave", args=[table.pk]), {"version": table.version})
+    response = client.post(reverse("play:leave", args=[table.pk]), {"status": table.status})
     assert response["Location"] == table.get_absolute_url()
     table.refresh_from_db()
     seat = table.seats.get(position=1)
@@ -191,7 +191,7 @@ def test_resigning_hands_the_seat_to_the_stand_in_and_the_person_leaves_the_tabl
     for again in (
         lambda: play.play(table=table, user=bob, move=None, version=table.version),
         lambda: play.come_back(table=table, user=bob),
-        lambda: play.leave(table=table, user=bob, version=table.version),
+        lambda: play.leave(table=table, user=bob, status=table.status),
     ):
         with pytest.raises(play.TableError, match="do not sit"):
             again()
@@ -199,7 +199,7 @@ def test_resigning_hands_the_seat_to_the_stand_in_and_the_person_leaves_the_tabl
 
 def test_a_match_someone_resigned_from_is_played_to_its_end_and_stands_as_played(alice, bob):
     table = two_people(alice, bob, preset="aaow")
-    play.leave(table=table, user=bob, version=table.version)
+    play.leave(table=table, user=bob, status=table.status)
     play_match_out(table, alice)
     table.refresh_from_db()
     assert table.status == PlayTable.Status.FINISHED
@@ -213,17 +213,32 @@ def test_a_match_someone_resigned_from_is_played_to_its_end_and_stands_as_played
     ]
 
 
-def test_leaving_on_a_stale_version_is_refused_and_changes_nothing(client, alice, bob):
+def test_leaving_a_table_seen_waiting_once_it_is_played_is_refused_and_changes_nothing(
+    client, alice, bob
+):
+    """Leaving a table that waits opens the seat; leaving one in play is resigning: the page
+    that showed the first does not do the second."""
     table = two_people(alice, bob)
     client.force_login(bob)
     response = client.post(
-        reverse("play:leave", args=[table.pk]), {"version": table.version - 1}, follow=True
+        reverse("play:leave", args=[table.pk]), {"status": "waiting"}, follow=True
     )
     assert "The table has moved on" in response.content.decode()
     seat = table.seats.get(position=1)
     assert not seat.has_left
     with pytest.raises(play.TableMovedOn):
-        play.leave(table=table, user=bob, version=table.version - 1)
+        play.leave(table=table, user=bob, status="waiting")
+
+
+def test_resigning_is_taken_though_the_bots_moved_since_the_page_showed_the_table(alice):
+    table = new_table(alice, seats=("me", "greedy", "greedy"), preset="aaow")
+    seen = table.status
+    moved = 0
+    while game_of(table).to_move != 0 and moved < 2:
+        assert play.step(table=table, now=timezone.now() + datetime.timedelta(hours=1))
+        moved += 1
+    play.leave(table=table, user=alice, status=seen)
+    assert table.seats.get(position=0).has_left
 
 
 # --- fast-forward once out of a round --------------------------------------------------------
@@ -271,9 +286,7 @@ def test_once_out_of_a_round_among_bots_fast_forward_plays_the_rest_of_it_at_onc
     table.refresh_from_db()
     version = table.version
     # ... is what fast-forward plays at once, in one request.
-    response = client.post(
-        reverse("play:fast_forward", args=[table.pk]), {"version": version}, **HTMX
-    )
+    response = client.post(reverse("play:fast_forward", args=[table.pk]), {"round": 1}, **HTMX)
     body = response.content.decode()
     assert 'role="alert"' not in body and 'class="round-end"' in body
     at_once = list(PlayMove.objects.filter(table=table).values_list("seat", "move", "by"))
@@ -294,23 +307,74 @@ def test_no_fast_forward_while_a_person_is_still_in_the_round_or_i_am(client, al
     # bob still plays this round: alice watches, at bob's pace.
     assert "Fast-forward" not in page(client, table, alice)
     with pytest.raises(play.TableError, match="only a round you are out of"):
-        play.fast_forward(table=table, user=alice, version=table.version)
+        play.fast_forward(table=table, user=alice, round_number=1)
     # bob is still in it: nothing to fast-forward for him either.
     assert "Fast-forward" not in page(client, table, bob)
     # Once bob's seat plays itself (he resigned), alice may.
-    play.leave(table=table, user=bob, version=table.version)
+    play.leave(table=table, user=bob, status=table.status)
     table.refresh_from_db()
     assert "Fast-forward" in page(client, table, alice)
 
 
-def test_fast_forward_on_a_stale_version_is_refused_with_the_board_as_it_is(client, alice):
+def test_fast_forward_is_taken_though_the_bots_moved_since_the_page_showed_the_round(alice):
     table = at(
         new_table(alice, seats=("me", "greedy", "greedy"), preset="aaow"), out_of_the_round()
     )
-    client.force_login(alice)
-    response = client.post(
-        reverse("play:fast_forward", args=[table.pk]), {"version": table.version - 1}, **HTMX
+    # The page showed round 1 at this version; a bot moves before the tap arrives.
+    seen = table.version
+    assert play.step(table=table, now=timezone.now() + datetime.timedelta(hours=1))
+    table.refresh_from_db()
+    assert table.version > seen and not game_of(table).round_over
+    play.fast_forward(table=table, user=alice, round_number=1)
+    assert game_of(table).round_over and game_of(table).round == 0
+    assert table.match.rounds.count() == 1
+
+
+def test_fast_forward_of_a_round_the_bots_ended_already_is_no_refusal_and_plays_no_other(alice):
+    table = at(
+        new_table(alice, seats=("me", "greedy", "greedy"), preset="aaow"), out_of_the_round()
     )
-    assert "The table has moved on" in response.content.decode()
-    assert not PlayMove.objects.filter(table=table).exists()
-    assert not game_of(table).round_over
+    later = timezone.now() + datetime.timedelta(hours=1)
+    while not game_of(table).round_over:
+        assert play.step(table=table, now=later)
+    moves = PlayMove.objects.count()
+    play.fast_forward(table=table, user=alice, round_number=1)
+    # The server deals round 2: a late tap on round 1's button does not play it.
+    assert play.step(table=table, now=later)
+    play.fast_forward(table=table, user=alice, round_number=1)
+    assert PlayMove.objects.count() == moves
+    assert game_of(table).round == 1 and not game_of(table).round_over
+
+
+def test_the_next_round_dealt_already_is_not_dealt_again_nor_refused(client, alice):
+    table = new_table(alice, seats=("me", "greedy"), preset="aaow")
+    play_round(table, alice)
+    assert play.step(table=table, now=timezone.now() + datetime.timedelta(hours=1))  # the server
+    assert game_of(table).round == 1
+    client.force_login(alice)
+    response = client.post(reverse("play:next", args=[table.pk]), {"round": 1}, **HTMX)
+    assert 'role="alert"' not in response.content.decode()
+    assert game_of(table).round == 1
+
+
+@pytest.mark.parametrize(
+    ("headers", "why"),
+    [
+        ({}, "You may fast-forward only a round you are out of"),
+        (RU, "Перемотать можно только раунд"),
+    ],
+)
+def test_a_refused_fast_forward_says_why_in_the_persons_language(client, alice, bob, headers, why):
+    table = play.create_table(
+        by=alice, preset="aaow", variant=PRESETS["aaow"], seats=["me", "open", "greedy"]
+    )
+    play.join(table=table, user=bob, invite=table.invite)
+    table = at(table, out_of_the_round())
+    client.force_login(alice)
+    url = reverse("play:fast_forward", args=[table.pk])
+    body = client.post(url, {"round": 1}, **HTMX, **headers).content.decode()
+    # Marked for the page's script, which moves it out of the board (replaced whole by the
+    # next bot's move) into a region of its own, there until her next action.
+    assert '<div class="errors" role="alert" tabindex="-1" data-focus="error" data-refusal>' in body
+    assert why in body
+    assert 'id="board-refusal"' in page(client, table, alice, **headers)

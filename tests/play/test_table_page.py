@@ -14,11 +14,13 @@ from cards101.bots import make_bot
 from cards101.engine import Game
 from cards101.rules import PRESETS, parse_card
 from games.labels import card_name, card_notation
+from play import queries
 from play import services as play
 from play.board import LOG_SHOWN
 from play.models import PlayMove, PlayTable
 from tests.play.test_play import (
     assert_nothing_hidden,
+    game_of,
     new_table,
     play_match_out,
     play_round,
@@ -192,7 +194,7 @@ def test_a_finished_rounds_replay_shows_every_hand_at_every_step_to_anyone(clien
     moves = PlayMove.objects.filter(table=table, round=0).count()
     url = reverse("play:replay", args=[table.pk, 1])
     for step in (0, moves // 2, moves):
-        game, _count = play.replay(table, 0, step)
+        game, _count = queries.replay(table, 0, step)
         hands = game.cards_in_play()["hands"]
         for user, language in ((bob, "en"), (None, "ru"), (alice, "en")):
             if user is None:
@@ -212,7 +214,7 @@ def test_the_round_being_played_has_no_replay(client, alice, bob):
     table = new_table(alice, seats=("me", "greedy", "greedy"))
     play_round(table, alice)
     table.refresh_from_db()
-    play.next_round(table=table, user=alice, version=table.version)
+    play.next_round(table=table, user=alice, round_number=game_of(table).round + 1)
     until_my_turn(table)
     client.force_login(bob)
     assert client.get(reverse("play:replay", args=[table.pk, 1])).status_code == 200

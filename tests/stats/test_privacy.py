@@ -138,3 +138,29 @@ def test_the_owner_finds_the_choice_on_their_own_profile(client, bob, carol):
     client.force_login(carol)  # nobody else gets it
     other = visible_to(client, reverse("stats:profile", args=[bob.player.pk]))
     assert f'action="{reverse("claims:privacy")}"' not in other
+
+
+def test_the_privacy_address_opened_leads_to_the_choice_and_changes_nothing(client, bob):
+    """/privacy/ typed, bookmarked or reloaded is a GET: no blank 405, no change, but the
+    owner's profile at the choice, saying where it is."""
+    profile = reverse("stats:profile", args=[bob.player.pk])
+    client.force_login(bob)
+    for headers, said in (
+        ({}, "Who sees your profile is chosen on it, under “Who sees this profile”."),
+        (
+            {"Accept-Language": "ru"},
+            "Кто видит ваш профиль, выбирается на нём самом, в разделе «Кто видит этот профиль».",
+        ),
+    ):
+        response = client.get(reverse("claims:privacy"), headers=headers)
+        assert response.status_code == 302
+        assert response.url == profile + "#privacy-title"
+        page = client.get(response.url, headers=headers).content.decode()
+        assert said in page
+        assert 'id="privacy-title"' in page
+        assert f'action="{reverse("claims:privacy")}"' in page
+    bob.player.refresh_from_db()
+    assert bob.player.private is False
+    client.logout()
+    response = client.get(reverse("claims:privacy"))
+    assert response.status_code == 302 and response.url.startswith(reverse("account_login"))

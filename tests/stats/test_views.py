@@ -1,8 +1,10 @@
 """Profiles and head-to-head pages as a visitor sees them."""
 
+import datetime
 import re
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -256,3 +258,27 @@ def test_a_profile_is_cached_until_a_finished_result_changes(
 
 def alice_user():
     return Player.objects.get(name="alice").user
+
+
+def test_the_rating_chart_dates_its_x_axis_with_small_russian_months(client, played):
+    """Under the rating line, the days its matches finished: '3 ноября' … '27 ноября' in
+    Russian, the month small; the coordinates stay numbers for the browser."""
+    changes = RatingChange.objects.filter(player__name="alice").order_by("finished_at")
+    for change_, day in zip(changes, (3, 27), strict=True):
+        at = datetime.datetime(2026, 11, day, 19, 40, tzinfo=datetime.UTC)
+        RatingChange.objects.filter(pk=change_.pk).update(finished_at=at)
+    url = reverse("stats:profile", args=[pid("alice")])
+    body = client.get(url, headers={"Accept-Language": "ru"}).content.decode()
+    ticks = re.findall(r'<text class="axis-label tick" x="([\d.]+)" y="190" [^>]*>([^<]+)<', body)
+    assert ticks == [("28.0", "3 ноября"), ("572.0", "27 ноября")]
+    english = client.get(url, headers={"Accept-Language": "en"}).content.decode()
+    assert ">November 3</text>" in english and ">November 27</text>" in english
+    # A line over two years says each tick's year.
+    first = changes.first()
+    RatingChange.objects.filter(pk=first.pk).update(
+        finished_at=datetime.datetime(2025, 11, 3, 19, 40, tzinfo=datetime.UTC)
+    )
+    cache.clear()
+    body = client.get(url, headers={"Accept-Language": "ru"}).content.decode()
+    ticks = re.findall(r'<text class="axis-label tick" [^>]*>([^<]+)<', body)
+    assert ticks == ["3 ноября 2025 г.", "27 ноября 2026 г."]

@@ -8,10 +8,10 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from cards101.rules import PRESETS, score_match
+from config.management.commands.demo import CLAIMANT, DEMO_PASSWORD, DEMO_USERNAME, PLAYED
 from games.models import Match, Player
-from games.services import round_outcomes
+from games.queries import round_outcomes
 from stats.models import Rating
-from tournaments.management.commands.demo import CLAIMANT, DEMO_PASSWORD, DEMO_USERNAME, PLAYED
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db

@@ -81,6 +81,9 @@ def test_a_list_changed_between_the_preview_and_the_confirmation_is_checked_agai
 def test_exports_open_in_russian_excel_and_the_site_reads_its_own_export_back(
     client, alice, tournament
 ):
+    # Halves for the places, so that the file holds fractions.
+    tournament.points_by_place = {"4": [3.5, 2.0, 1.5, 0.0]}
+    tournament.save(update_fields=["points_by_place"])
     enter(tournament, ["Анна", "Борис", "Вера", "Глеб"], alice)
     round_ = services.seat_next_round(tournament=tournament, by=alice)
     play_out(round_.tables.get().match, alice)
@@ -95,7 +98,17 @@ def test_exports_open_in_russian_excel_and_the_site_reads_its_own_export_back(
     rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig")), delimiter=";"))
     assert rows[0][:3] == ["Место", "Игрок", "Очки"]
     assert sorted(row[1] for row in rows[1:]) == ["Анна", "Борис", "Вера", "Глеб"]
-    assert all("," not in cell for row in rows[1:] for cell in row)  # 1.5, never 1,5
+    # Excel in Russian reads "3,5" as a number ("3.5" would be a date or text); the ","-file
+    # keeps "3.5".
+    assert sorted(row[2] for row in rows[1:]) == ["0", "1,5", "2", "3,5"]
+    assert all("." not in cell for row in rows[1:] for cell in row)
+    english = client.get(url).content.decode("utf-8-sig")
+    assert sorted(row[2] for row in list(csv.reader(io.StringIO(english)))[1:]) == [
+        "0",
+        "1.5",
+        "2",
+        "3.5",
+    ]
 
     other = services.create_tournament(
         created_by=alice,

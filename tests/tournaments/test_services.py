@@ -6,7 +6,7 @@ from games import services as games
 from games.models import Match, Seat
 from tests.conftest import at_once, change, play_out
 from tests.tournaments.conftest import enter, make_tournament, seated, second_round_of_eight
-from tournaments import services
+from tournaments import queries, services
 from tournaments.models import Entrant, Tournament, TournamentRound
 from tournaments.services import TournamentError
 
@@ -56,7 +56,7 @@ def test_standings_follow_a_corrected_table_at_once(alice, tournament):
     match = round_.tables.get().match
     play_out(match, alice, winner_index=0)
     winner = match.seats.get(position=0).player_id
-    assert services.standings_of(tournament)[0].player == winner
+    assert queries.standings_of(tournament)[0].player == winner
     # The scorekeeper corrects the deal: the second seat went out instead.
     seats = list(match.seats.select_related("player").order_by("position"))
     change(
@@ -69,7 +69,7 @@ def test_standings_follow_a_corrected_table_at_once(alice, tournament):
             seats[2].player.name: {"points": 140},
         },
     )
-    assert services.standings_of(tournament)[0].player == seats[1].player_id
+    assert queries.standings_of(tournament)[0].player == seats[1].player_id
 
 
 def test_later_rounds_avoid_repeat_meetings_and_the_final_seats_the_top(alice, tournament):
@@ -89,7 +89,7 @@ def test_later_rounds_avoid_repeat_meetings_and_the_final_seats_the_top(alice, t
     assert not met & again
     final = services.seat_next_round(tournament=tournament, by=alice)
     assert final.is_final
-    top = [line.player for line in services.standings_of(tournament)][:4]
+    top = [line.player for line in queries.standings_of(tournament)][:4]
     assert sorted(s.player_id for s in final.tables.get().match.seats.all()) == sorted(top)
     for table in final.tables.all():
         play_out(table.match, alice)
@@ -110,7 +110,7 @@ def test_a_dropped_player_keeps_their_results_and_is_not_seated_again(alice, tou
     services.drop(entrant=dropped)
     second = services.seat_next_round(tournament=tournament, by=alice)
     assert "D" not in [name for names in seated(second) for name in names]
-    lines = {line.player: line for line in services.standings_of(tournament)}
+    lines = {line.player: line for line in queries.standings_of(tournament)}
     assert lines[dropped.player_id].tables == 1
 
 
@@ -263,7 +263,7 @@ def test_a_closed_rounds_table_can_be_corrected_but_not_reopened_by_a_correction
         1,
         {names[0]: {"points": 140}, names[1]: {"out": "7C"}, names[2]: {"points": 140}},
     )
-    assert services.standings_of(tournament)[0].player == seats[1].player_id
+    assert queries.standings_of(tournament)[0].player == seats[1].player_id
     # ...one that would make the match unfinished is refused and changes nothing.
     with pytest.raises(games.RoundConflict, match="must leave the match finished"):
         change(
@@ -274,7 +274,7 @@ def test_a_closed_rounds_table_can_be_corrected_but_not_reopened_by_a_correction
         )
     match.refresh_from_db()
     assert match.is_finished
-    assert services.standings_of(tournament)[0].player == seats[1].player_id
+    assert queries.standings_of(tournament)[0].player == seats[1].player_id
 
 
 # --- meeting again -----------------------------------------------------------------------

@@ -12,7 +12,7 @@ from games import services as games
 from games.models import Correction, Match, Player
 from tests.conftest import change, delete, play_out, record, round_at
 from tests.tournaments.conftest import enter, make_tournament
-from tournaments import services
+from tournaments import queries, services
 from tournaments.models import Tournament
 from tournaments.services import TournamentError
 
@@ -140,7 +140,7 @@ def test_two_guests_called_max_are_seated_and_scored_apart(alice, bob):
     for table in round_.tables.all():
         play_out(table.match, alice)
     services.close_round(round_=round_, by=alice)
-    standings = services.standings_of(tournament)
+    standings = queries.standings_of(tournament)
     assert len({line.player for line in standings}) == 4
     maxes = set(Player.objects.filter(name="Max").values_list("pk", flat=True))
     assert maxes <= {line.player for line in standings}

@@ -13,7 +13,7 @@ from django.urls import reverse
 from games.models import Match
 from tests.conftest import play_out, record, rules_form_data
 from tests.tournaments.conftest import enter, import_file, read_file, seated, second_round_of_eight
-from tournaments import services
+from tournaments import queries, services
 from tournaments.models import Tournament, TournamentRound
 
 pytestmark = pytest.mark.django_db
@@ -189,14 +189,15 @@ def test_the_projector_shows_the_tables_with_nothing_to_press(client, running):
 
 
 def test_the_projector_pages_through_many_players_by_itself(client, alice, tournament):
-    enter(tournament, [f"P{i:02}" for i in range(30)], alice)
+    # 40 players: three pages of 14, 14 and 12 (up to 16 fit on one).
+    enter(tournament, [f"P{i:02}" for i in range(40)], alice)
     url = reverse("tournaments:projector", args=[tournament.pk])
     first = client.get(url).content.decode()
-    assert "1 / 3" in first and "P00" in first and "P12" not in first
+    assert "1 / 3" in first and "P00" in first and "P13" in first and "P14" not in first
     version = Tournament.objects.get(pk=tournament.pk).version
     assert f'hx-get="{url}?page=2&amp;v={version}"' in first
     third = client.get(url, {"page": "3"}).content.decode()
-    assert "3 / 3" in third and "P29" in third and "P00" not in third
+    assert "3 / 3" in third and "P28" in third and "P39" in third and "P27" not in third
     assert f'hx-get="{url}?page=1&amp;v={version}"' in third  # and round again
     assert "3 / 3" in client.get(url, {"page": "99"}).content.decode()  # the last page
 
@@ -213,7 +214,7 @@ def test_after_the_last_round_the_projector_shows_the_final_standings_and_the_wi
             services.seat_next_round(tournament=running, by=alice)
     page = client.get(reverse("tournaments:projector", args=[running.pk])).content.decode()
     assert "Final standings" in page and "Round 2 of 2" not in page
-    winners = [line for line in services.standing_lines(running) if line.standing.rank == 1]
+    winners = [line for line in queries.standing_lines(running) if line.standing.rank == 1]
     names = ", ".join(f"<strong>{line.entrant.player}</strong>" for line in winners)
     assert len(winners) == 3  # tied for first: "Winners"
     assert f"Winners: {names}" in page

@@ -17,7 +17,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.urls import reverse
 
-from tournaments.management.commands.demo import DEMO_PASSWORD, DEMO_USERNAME
+from config.management.commands.demo import DEMO_PASSWORD, DEMO_USERNAME
 
 
 class Command(BaseCommand):

@@ -3,7 +3,8 @@ bots played on the site (`manage.py simulate --save`), and half a year of club h
 over a hundred finished matches among a dozen people, played card by card by the engine (each
 person a bot of their own strength), so that profiles, charts and ratings look real.
 
-It lives in the tournaments app because it seeds both apps (games never imports tournaments)."""
+A site-wide command, in config with `serve`: it seeds every app, and only config may import
+them all (the apps import one way: games never imports tournaments)."""
 
 import datetime
 from io import StringIO

@@ -1,0 +1,1 @@
+"""Russian date formats of the site."""
