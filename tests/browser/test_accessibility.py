@@ -103,7 +103,9 @@ def checked(browser: Browser, live_server) -> Iterator:
     """Opens a browser as `role` in `language` and checks every page it is given with axe."""
     contexts: list[BrowserContext] = []
 
-    def check(world: World, role: str, language: str, viewport: dict = PHONE) -> list[str]:
+    def check(
+        world: World, role: str, language: str, viewport: dict = PHONE, large: bool = False
+    ) -> list[str]:
         client = Client(HTTP_ACCEPT_LANGUAGE=language, raise_request_exception=False)
         context = browser.new_context(
             base_url=live_server.url,
@@ -120,6 +122,9 @@ def checked(browser: Browser, live_server) -> Iterator:
                 [{"name": cookie.key, "value": cookie.value, "url": live_server.url}]
             )
         page = context.new_page()
+        if large:  # this browser's choice, kept in its session (games/large_print.py)
+            page.goto(reverse("home") + "?large=1")
+            assert page.locator("html.large").count() == 1
         paths = documents(world, client)
         # The walk reached the site's pages, not only its errors.
         assert {reverse("home"), reverse("games:rules")} <= set(paths), paths
@@ -149,6 +154,12 @@ def test_every_page_has_no_serious_accessibility_violation_at_a_laptops_width(
     world, checked, role, language
 ):
     found = checked(world, role, language, LAPTOP)
+    assert not found, "\n".join(found)
+
+
+def test_every_page_in_large_print_has_no_serious_accessibility_violation(world, checked):
+    """Large print at a phone's width, in Russian (the longer words): the player's pages."""
+    found = checked(world, "player", "ru", PHONE, large=True)
     assert not found, "\n".join(found)
 
 
