@@ -180,7 +180,7 @@ def test_the_card_grid_works_from_the_keyboard(page: Page, problems: list[str], 
     page.keyboard.press("Tab")
     first = dan.locator(".card-grid button").first
     expect(first).to_be_focused()
-    expect(first).to_have_attribute("aria-label", "Six of spades")
+    expect(first).to_have_accessible_name("Six of spades")
     # A row is a suit (nine cards of 36): right to 7♠, down to 7♥; Space takes it.
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowDown")
