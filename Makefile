@@ -28,10 +28,11 @@ run: $(VENV)/.installed
 	$(BIN)/python manage.py serve --port $(PORT)
 
 # The whole suite, and its slowest tests at the end; PYTEST_ARGS adds to it (e.g. -x, a path).
-# It runs in one process per core (pytest-xdist); TEST_PROCESSES=0 runs it in this one.
+# It runs in one process per core (pytest-xdist; an idle one takes tests from a busy one);
+# TEST_PROCESSES=0 runs it in this one.
 TEST_PROCESSES ?= auto
 test: $(VENV)/.installed
-	$(BIN)/python -m pytest -n $(TEST_PROCESSES) --durations=15 $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_PROCESSES) --dist worksteal --durations=15 $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .
