@@ -116,6 +116,7 @@ INSTALLED_APPS = [
     "play",
     "tournaments",
     "stats",
+    "clubs",
 ]
 
 MIDDLEWARE = [

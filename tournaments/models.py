@@ -90,6 +90,16 @@ class Tournament(models.Model):
     directors = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="directed_tournaments"
     )
+    # A club's night (the clubs app, built on this one: named here by its label alone, never
+    # imported), set when the tournament is created.
+    club = models.ForeignKey(
+        "clubs.Club",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="nights",
+        verbose_name=pgettext_lazy("organisation", "club"),
+    )
     # Moved by every change to the tournament or one of its tables (services only): cached
     # standings and live views key on it.
     version = models.PositiveIntegerField(_("version"), default=1)
