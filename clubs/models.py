@@ -2,12 +2,37 @@
 
 from __future__ import annotations
 
+import secrets
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from cards101.rules import PRESETS
+from games.labels import PRESET_LABELS
 from games.models import Player
+from tournaments.models import DEFAULT_TIE_BREAKS, Tournament
+from tournaments.standings import DEFAULT_POINTS
+
+DEFAULT_PRESET = "classic"
+
+
+def new_invite_code() -> str:
+    """The secret part of a club's invitation link (a new one voids the old link)."""
+    return secrets.token_urlsafe(12)
+
+
+def default_options() -> dict:
+    return PRESETS[DEFAULT_PRESET].as_dict()
+
+
+def default_points() -> dict:
+    return {str(size): [float(p) for p in points] for size, points in DEFAULT_POINTS.items()}
+
+
+def default_tie_breaks() -> list[str]:
+    return list(DEFAULT_TIE_BREAKS)
 
 
 class Club(models.Model):
@@ -21,6 +46,34 @@ class Club(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="clubs_owned"
     )
+    # The house rules and the defaults of a new night ("New club night" fills the form with
+    # them): the same fields, meaning the same, as a tournament's.
+    place = models.CharField(pgettext_lazy("tournament", "Place"), max_length=100, blank=True)
+    preset = models.CharField(
+        _("rules"), max_length=20, choices=list(PRESET_LABELS.items()), default=DEFAULT_PRESET
+    )
+    options = models.JSONField(_("options"), default=default_options)
+    rounds_planned = models.PositiveSmallIntegerField(_("rounds"), default=3)
+    table_size = models.PositiveSmallIntegerField(
+        _("table size"), choices=Tournament.TableSize.choices, default=Tournament.TableSize.FOUR
+    )
+    match_end = models.CharField(
+        _("a table's match ends"),
+        max_length=10,
+        choices=Tournament.MatchEnd.choices,
+        default=Tournament.MatchEnd.PLAYED_OUT,
+    )
+    deals_per_match = models.PositiveSmallIntegerField(_("deals per match"), null=True, blank=True)
+    points_by_place = models.JSONField(_("tournament points by place"), default=default_points)
+    tie_breaks = models.JSONField(_("tie-breaks"), default=default_tie_breaks)
+    final_table_size = models.PositiveSmallIntegerField(
+        _("players at the final table"), null=True, blank=True
+    )
+    confirm_results = models.BooleanField(
+        _("a second player at the table confirms each round"), default=True
+    )
+    # The invitation link's secret: whoever opens the link may join as a member.
+    invite_code = models.CharField(max_length=32, unique=True, default=new_invite_code)
     version = models.PositiveIntegerField(_("version"), default=1)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -59,6 +112,27 @@ class Member(models.Model):
         return f"{self.player} ({self.club})"
 
 
+class JoinRequest(models.Model):
+    """An account asking to join a club; a director accepts (it becomes a member) or declines
+    (the request is deleted)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="join_requests")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="club_requests"
+    )
+    message = models.CharField(_("message"), max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [models.UniqueConstraint(fields=["club", "user"], name="one_request_a_club")]
+        verbose_name = _("request to join")
+        verbose_name_plural = _("requests to join")
+
+    def __str__(self) -> str:
+        return f"{self.user} → {self.club}"
+
+
 class Season(models.Model):
     """A club's season: its table sums the tournament points of the club's finished nights dated
     within it (clubs.queries.season_table); `best_nights` counts only each player's best N."""
@@ -68,6 +142,14 @@ class Season(models.Model):
     starts = models.DateField(_("starts"))
     ends = models.DateField(_("ends"))
     best_nights = models.PositiveSmallIntegerField(_("best nights counted"), null=True, blank=True)
+    # Fewer nights than this: listed below the ranked players, without a place.
+    min_nights = models.PositiveSmallIntegerField(
+        _("nights needed to be ranked"), null=True, blank=True
+    )
+    # Written when the season is closed: its table and champions as they stood, kept whatever
+    # happens to its nights afterwards (a reopened night, a deleted guest).
+    final_table = models.JSONField(null=True, blank=True, editable=False)
+    closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

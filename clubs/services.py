@@ -42,6 +42,20 @@ def create_club(*, owner, name: str) -> Club:
     return club
 
 
+def add_member(*, club: Club, player, by, role: str = Member.Role.MEMBER) -> Member:
+    """Make `player` (an account's player or a guest) a member of the club; a member already
+    is left as they are."""
+    with transaction.atomic():
+        club = _lock(club)
+        _check_runs(club, by)
+        member, created = Member.objects.get_or_create(
+            club=club, player=player, defaults={"role": role}
+        )
+        if created:
+            live.moved(club)
+    return member
+
+
 def create_season(
     *,
     club: Club,

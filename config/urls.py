@@ -20,6 +20,7 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("claims.urls")),
     path("tournaments/", include("tournaments.urls")),
+    path("clubs/", include("clubs.urls")),
     path("players/", include("stats.urls")),
     path("accounts/", include("allauth.urls")),
     # Django's own language switch, with a limit like every other post.

@@ -138,6 +138,10 @@ def states(world: World) -> dict[str, list[dict]]:
         "tournaments:close_table": [
             {"pk": t["running"].pk, "number": 1, "table": running_table.number}
         ],
+        # --- clubs (clubs.views) ---
+        **_club_states(world),
+        # --- seasons (clubs.season_views) ---
+        **_season_states(world),
         "stats:player_csv": profiles,
         "stats:player_json": profiles,
         "stats:profile": profiles,
@@ -145,6 +149,45 @@ def states(world: World) -> dict[str, list[dict]]:
         "account_confirm_email": [{"key": "no-such-key"}],
         "account_reset_password_from_key": [{"uidb36": "2", "key": "no-such-key"}],
         **_admin_states(),
+    }
+
+
+def _club_states(world: World) -> dict[str, list[dict]]:
+    """A club's page, members, invitation and nights."""
+    club = {"slug": world.club.slug}
+    member = world.club.members.order_by("pk").last()
+    night = world.tournaments["before"]
+    return {
+        "clubs:detail": [club, {"slug": "no-such-club"}],
+        "clubs:edit": [club],
+        "clubs:members": [club],
+        "clubs:member": [{**club, "member_pk": member.pk}],
+        "clubs:new_invitation": [club],
+        "clubs:invitation_qr": [club],
+        "clubs:join": [{**club, "code": world.club.invite_code}, {**club, "code": "no-such-code"}],
+        "clubs:ask": [club],
+        "clubs:request": [{**club, "request_pk": 0}],
+        "clubs:night_new": [club],
+        "clubs:roll_call": [{**club, "pk": night.pk}],
+    }
+
+
+def _season_states(world: World) -> dict[str, list[dict]]:
+    """Every season of the club, with its table, files and pages."""
+    club = {"slug": world.club.slug}
+    seasons = [{**club, "season_id": season.pk} for season in world.seasons.values()]
+    return {
+        "clubs:seasons": [club],
+        "clubs:season_new": [club],
+        "clubs:season": seasons,
+        "clubs:season_edit": seasons,
+        "clubs:season_close": seasons,
+        "clubs:season_json": seasons,
+        "clubs:season_csv": seasons,
+        "clubs:season_print": seasons,
+        "clubs:season_embed": seasons,
+        "clubs:last_night_json": [club],
+        "clubs:last_night_csv": [club],
     }
 
 

@@ -14,6 +14,7 @@ import datetime
 from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
+from django.db.models import Q
 from django.utils import timezone
 
 from cards101.bots import make_bot
@@ -21,6 +22,8 @@ from cards101.engine import Game
 from cards101.rules import PRESETS
 from claims import services as claims
 from claims.models import Claim
+from clubs import services as clubs
+from clubs.models import Club, Season
 from games import services
 from games.models import Match, Player
 from play import services as play
@@ -42,6 +45,8 @@ class World:
     tables: dict[str, PlayTable]
     claim: Claim
     guest: Player
+    club: Club
+    seasons: dict[str, Season]
     people: dict[str, Player] = field(default_factory=dict)
 
 
@@ -85,9 +90,13 @@ def build_world() -> World:
     services.add_scorekeeper(match=running, username="bob", by=alice)
     running.refresh_from_db()
 
+    club = clubs.create_club(owner=alice, name="Клуб «Туз»")
+    nights = _tournaments(alice, club)
     return World(
         users=users,
-        tournaments=_tournaments(alice),
+        club=club,
+        seasons=_seasons(club, alice),
+        tournaments=nights,
         matches={"running": running, "finished": finished},
         tables=_tables(carol),
         claim=claims.ask(guest=Player.objects.get(name="Boris"), by=users["lena"]),
@@ -100,9 +109,10 @@ def build_world() -> World:
     )
 
 
-def _tournament(alice, name: str, names: list[str]) -> Tournament:
+def _tournament(alice, name: str, names: list[str], club: Club) -> Tournament:
     tournament = tournaments.create_tournament(
         created_by=alice,
+        club=club,
         variant=PRESETS["classic"],
         name=name,
         date=timezone.localdate(),
@@ -118,13 +128,34 @@ def _tournament(alice, name: str, names: list[str]) -> Tournament:
     return tournament
 
 
-def _tournaments(alice) -> dict[str, Tournament]:
+def _club_members(club: Club, alice) -> None:
+    """carol and bob are members of alice's club, and so is the guest Анна."""
+    for player in Player.objects.filter(Q(user__username__in=["carol", "bob"]) | Q(name="Анна")):
+        clubs.add_member(club=club, player=player, by=alice)
+
+
+def _seasons(club: Club, alice) -> dict[str, Season]:
+    """The club's season running now (its finished night counts)."""
+    _club_members(club, alice)
+    today = timezone.localdate()
+    running = clubs.create_season(
+        club=club,
+        by=alice,
+        name="Осень",
+        starts=today - datetime.timedelta(days=60),
+        ends=today + datetime.timedelta(days=30),
+    )
+    return {"running": running}
+
+
+def _tournaments(alice, club: Club) -> dict[str, Tournament]:
+    """Three nights of alice's club: before seating, mid-round and finished."""
     names = ["carol", "Анна", "Борис", "Вера", "Глеб", "Даша", "Егор", "Женя"]
-    before = _tournament(alice, "Вечер в клубе", names)
-    middle = _tournament(alice, "Кубок осени", names)
+    before = _tournament(alice, "Вечер в клубе", names, club)
+    middle = _tournament(alice, "Кубок осени", names, club)
     first = tournaments.seat_next_round(tournament=middle, by=alice)
     play_out(first.tables.order_by("number").first().match, alice)
-    over = _tournament(alice, "Финал года", names)
+    over = _tournament(alice, "Финал года", names, club)
     for _ in range(2):
         round_ = tournaments.seat_next_round(tournament=over, by=alice)
         for table in round_.tables.all():

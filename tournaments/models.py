@@ -81,6 +81,10 @@ class Tournament(models.Model):
         _("players at the final table"), null=True, blank=True
     )
     registration_open = models.BooleanField(_("players may register themselves"), default=True)
+    # A round entered at a table counts once a second person there (or a director) confirms it.
+    confirm_results = models.BooleanField(
+        _("a second player at the table confirms each round"), default=False
+    )
     status = models.CharField(
         _("status"), max_length=12, choices=Status.choices, default=Status.REGISTRATION
     )
