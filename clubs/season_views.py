@@ -45,3 +45,9 @@ def last_night_json(request: HttpRequest, **kwargs) -> HttpResponse:
 
 def last_night_csv(request: HttpRequest, **kwargs) -> HttpResponse:
     raise Http404  # not built yet
+
+
+def club_seasons_panel(request: HttpRequest, club) -> dict:
+    """What the club's page shows of its seasons (templates/clubs/_club_seasons.html):
+    the context it needs. Stub until the season pages are built."""
+    return {"seasons": []}
