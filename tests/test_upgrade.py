@@ -55,7 +55,8 @@ ADDED: dict[str, dict] = {
     "play.playseat": {"left_at": None},  # nobody had resigned from a table
     "play.playtable": {"name": ""},  # no table had a name
     "games.player": {"large_print": False},  # nobody had asked for large print
-    "tournaments.tournament": {"club": None},  # no tournament was a club's night
+    # no tournament was a club's night, none asked a second player to confirm its rounds
+    "tournaments.tournament": {"club": None, "confirm_results": False},
 }
 
 
