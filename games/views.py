@@ -142,7 +142,7 @@ def _match_context(
     if round_form is None and check_form is None and can_edit and not match.is_finished:
         fields_html = _new_round_fields(request, match, sheet, focus)
     return {
-        "waiting": waiting,
+        "waiting_rounds": waiting,
         "check_form": check_form,
         "is_director": bool(waiting) and owners.directs(match, request.user),
         "match": match,
