@@ -177,7 +177,7 @@ def _round_to_confirm(round_) -> None:
         # Before table 1's scores: carol swaps to table 2 (the seating is drawn).
         guest = second.match.seats.order_by("position").first().player_id
         tournaments.swap_players(round_=round_, first=carol.pk, second=guest)
-    match = second.match
+    match = Match.objects.get(pk=second.match_id)  # as the swap left it
     outcomes = {
         seat.position: {"out": "7C"} if index == 0 else {"points": 10 + index}
         for index, seat in enumerate(match.seats.order_by("position"))

@@ -77,7 +77,7 @@ def test_a_round_does_not_close_while_a_table_has_rounds_to_confirm(alice, bob, 
 def test_the_round_page_and_the_projector_mark_the_tables_with_rounds_to_confirm(
     client, alice, bob, carol
 ):
-    tournament, round_, table = seated(alice, bob, carol)
+    tournament, _round, table = seated(alice, bob, carol)
     play_out(table.match, bob)
     client.force_login(alice)
     page = client.get(reverse("tournaments:round", args=[tournament.pk, 1])).content.decode()
@@ -116,7 +116,9 @@ def test_switching_the_option_on_mid_round_leaves_earlier_rounds_counted(alice, 
     tournament, _round, table = seated(alice, bob, carol, confirm=False)
     match = table.match
     seats = list(match.seats.order_by("position"))
-    outcomes = {s.position: {"out": "7C"} if i == 0 else {"points": 10} for i, s in enumerate(seats)}
+    outcomes = {
+        s.position: {"out": "7C"} if i == 0 else {"points": 10} for i, s in enumerate(seats)
+    }
     games.record_round(match=match, outcomes=outcomes, version=match.version, by=bob)
     services.update_tournament(
         tournament=tournament, variant=tournament.variant, confirm_results=True
