@@ -33,7 +33,7 @@ def sheet_rows(sheet, match, can_edit: bool) -> SafeString:
     }
     history = escape(reverse("games:history", args=[match.pk]))
     waits = escape(gettext("waits for confirmation"))
-    waiting = f' <span class="await-mark" role="img" aria-label="{waits}" title="{waits}">⏳</span>'
+    waiting = f' <span class="await-mark" role="img" aria-label="{waits}" title="{waits}">?</span>'
     awaiting = sheet.awaiting
     rows = []
     for row in sheet.rows:
