@@ -196,6 +196,10 @@ class Match(models.Model):
     # Whether a round of it was ever changed or deleted (services only): a sheet that never
     # was does not look for corrections.
     corrected = models.BooleanField(default=False, editable=False)
+    # A round counts once a second person confirms it (set by the tournament that seats the
+    # table, from its option), and how many of its rounds wait for that (services only).
+    confirm_results = models.BooleanField(_("rounds are confirmed"), default=False)
+    unconfirmed_rounds = models.PositiveSmallIntegerField(default=0, editable=False)
 
     objects = MatchQuerySet.as_manager()
 
@@ -224,6 +228,11 @@ class Match(models.Model):
     @property
     def is_casual(self) -> bool:
         return self.kind == self.Kind.CASUAL
+
+    @property
+    def is_done(self) -> bool:
+        """Finished, with every round confirmed: its result counts (in a tournament)."""
+        return self.is_finished and not self.unconfirmed_rounds
 
 
 class Seat(models.Model):
@@ -264,6 +273,13 @@ class Round(models.Model):
     # Played on the site and cut at the engine's move limit: scored as it stood, it need
     # not end the way the rules end rounds (nobody out, or several holding cards).
     cut = models.BooleanField(_("cut at the move limit"), default=False)
+    # Who confirmed the round and when (Match.confirm_results): the time is set as well when
+    # no one needed to (the option off, or entered by a director), so only a round that waits
+    # has none. Cleared by a correction made by a player.
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -351,9 +367,45 @@ class Correction(models.Model):
     def by_name(self) -> str:
         """Who made it, as the person looking may see them: the account's username, unless
         its player hides from them ("" when the account is gone). Read with `by__player`."""
-        if self.by is None:
-            return ""
-        player = getattr(self.by, "player", None)
-        if player is not None and player.is_hidden:
-            return str(player)
-        return self.by.get_username()
+        return account_shown(self.by)
+
+
+def account_shown(user) -> str:
+    """An account as the person looking may see it: its username, unless its player hides
+    from them ("" for no account). Read with its player."""
+    if user is None:
+        return ""
+    player = getattr(user, "player", None)
+    if player is not None and player.is_hidden:
+        return str(player)
+    return user.get_username()
+
+
+class DisputedEntry(models.Model):
+    """A round entered again by a second person at the table, with other outcomes than the
+    first: kept beside it (nothing is overwritten) until a director chooses one."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="disputes")
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+    at = models.DateTimeField(_("at"), auto_now_add=True)
+    # As the corrections keep them: {"<seat position>": {"out": "QS"} | ...}.
+    outcomes = models.JSONField(_("outcomes"))
+
+    class Meta:
+        ordering = ["at", "pk"]
+        verbose_name = _("disputed entry")
+        verbose_name_plural = _("disputed entries")
+
+    def __str__(self) -> str:
+        return f"{self.round} ({self.at:%H:%M})"
+
+    @property
+    def by_name(self) -> str:
+        """Who entered it, as the person looking may see them (read with `by__player`)."""
+        return account_shown(self.by)

@@ -30,6 +30,9 @@ class Owner(Protocol):
     def changed(self, match: Match) -> None:
         """The match changed (under the owner's lock): move the owner's version."""
 
+    def directs(self, match: Match, user) -> bool:
+        """Whether this user directs the match (confirms any of its rounds for anyone)."""
+
     def crumbs(self, match: Match) -> list[tuple[str, str]]:
         """Where the match belongs, for its sheet's header: (label, url) pairs."""
 
@@ -53,6 +56,9 @@ class ScoreSheets:
 
     def changed(self, match: Match) -> None:
         pass
+
+    def directs(self, match: Match, user) -> bool:
+        return False
 
     def crumbs(self, match: Match) -> list[tuple[str, str]]:
         return [(_("Matches"), reverse("games:match_list"))]
@@ -99,6 +105,12 @@ def describe(match: Match) -> str:
     day = date_format(localtime(match.created_at), "DATE_FORMAT")
     where = owner_of(match).labels([match]).get(match.pk, "") if match.kind != "online" else ""
     return f"{where}: {names}" if where else f"{names} · {day}"
+
+
+def directs(match: Match, user) -> bool:
+    """Whether this user directs the match for its owner (an owner that says nothing: no)."""
+    owner = owner_of(match)
+    return user.is_authenticated and hasattr(owner, "directs") and owner.directs(match, user)
 
 
 def may_change(match: Match, user) -> bool:

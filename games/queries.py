@@ -1,5 +1,5 @@
-"""What the score sheet's pages read of matches: names to suggest, rounds as entered, and
-what a round would score (saving nothing)."""
+"""What the score sheet's pages read of matches: names to suggest, rounds as entered, what a
+round would score (saving nothing), and who may confirm a round."""
 
 from __future__ import annotations
 
@@ -7,10 +7,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from cards101.rules import score_match
 from cards101.rules.scoring import RoundResult
 from core.names import sort_key
+from games import owners
 from games.models import Entry, Match, Player, Round
 
 # An outcome as the score sheet sends it: {"out": "QS"}, {"hand": "9H AC"} or {"points": 17}.
@@ -70,3 +72,35 @@ def load_rounds(match: Match) -> RoundRows:
     """Every round of the match with the outcomes as entered, keyed by seat position."""
     rounds = match.rounds.order_by("number").prefetch_related("entries__seat")
     return [(r, round_outcomes(r)) for r in rounds]
+
+
+def confirm_refusal(match: Match, round_: Round, user, *, second_entry=False) -> str | None:
+    """Why this user may not confirm a round that waits (or enter it a second time, with
+    `second_entry`), or None: a director may; else another player at the table with an
+    account, while the owner lets them keep score; a round entered twice differently waits
+    for a director (its disputes prefetched)."""
+    if owners.directs(match, user):
+        return None
+    number = {"number": round_.number}
+    if not user.is_authenticated or not match.seats.filter(player__user=user).exists():
+        return (
+            _("Only another player at this table or a director can confirm round %(number)s.")
+            % number
+        )
+    reason = owners.refusal(match, user)
+    if reason is not None:
+        return reason
+    if user.pk == round_.entered_by_id:
+        return (
+            _(
+                "You entered round %(number)s yourself: another player at the table or a "
+                "director confirms it."
+            )
+            % number
+        )
+    if not second_entry and any(d.by_id != user.pk for d in round_.disputes.all()):
+        return (
+            _("Round %(number)s was entered twice, differently: a director chooses which stands.")
+            % number
+        )
+    return None

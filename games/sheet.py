@@ -6,13 +6,15 @@ import functools
 from dataclasses import dataclass
 from functools import cached_property
 
+from django.db.models import Prefetch
 from django.template.loader import render_to_string
 from django.utils.translation import get_language
 
 from cards101.rules import Variant, deck
 from games import owners
-from games.labels import card_name, card_notation, changed_options, rules_summary
-from games.models import Correction, Entry, Match, Seat
+from games.labels import card_name, card_notation, changed_options, outcome_label, rules_summary
+from games.models import Correction, DisputedEntry, Entry, Match, Round, Seat, account_shown
+from games.queries import round_outcomes
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +42,25 @@ class SheetRow:
     round: RoundRef
     cells: list[Cell | None]
     correction: Correction | None  # the latest, if the round was corrected
+
+
+@dataclass
+class SecondEntry:
+    """A second entry of a waiting round that differs from the first, player by player:
+    (name, first entry, second entry, whether they differ)."""
+
+    entry: DisputedEntry
+    by_name: str
+    lines: list[tuple[str, str, str, bool]]
+
+
+@dataclass
+class WaitingRound:
+    """A round that waits for a second person's confirmation, with any second entries."""
+
+    round: Round
+    by_name: str  # who entered it
+    second_entries: list[SecondEntry]
 
 
 class Sheet:
@@ -87,6 +108,45 @@ class Sheet:
             )
             for round_id, number, cells in self.match.scored_rows
         ]
+
+    @cached_property
+    def awaiting(self) -> dict[int, WaitingRound]:
+        """The rounds waiting for confirmation by id (Match.confirm_results), read only when
+        the match counts some: a fixed number of queries however many."""
+        if not self.match.unconfirmed_rounds:
+            return {}
+        rounds = (
+            self.match.rounds.filter(confirmed_at__isnull=True)
+            .select_related("entered_by__player")
+            .prefetch_related(
+                "entries__seat",
+                Prefetch("disputes", DisputedEntry.objects.select_related("by__player")),
+            )
+        )
+        names = {seat.position: str(seat.player) for seat in self.seats}
+        waiting = {}
+        for round_ in rounds:
+            first = {str(k): v for k, v in round_outcomes(round_).items()}
+            second = [
+                SecondEntry(
+                    dispute,
+                    dispute.by_name,
+                    [
+                        (
+                            names.get(int(position), "?"),
+                            outcome_label(outcome),
+                            outcome_label(dispute.outcomes[position])
+                            if position in dispute.outcomes
+                            else "",
+                            dispute.outcomes.get(position) != outcome,
+                        )
+                        for position, outcome in sorted(first.items(), key=lambda i: int(i[0]))
+                    ],
+                )
+                for dispute in round_.disputes.all()
+            ]
+            waiting[round_.pk] = WaitingRound(round_, account_shown(round_.entered_by), second)
+        return dict(sorted(waiting.items(), key=lambda item: item[1].round.number))
 
     @cached_property
     def recent_corrections(self) -> list[Correction]:

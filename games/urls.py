@@ -21,6 +21,11 @@ urlpatterns = [
     path("matches/<int:pk>/rounds/send/", views.round_send, name="round_send"),
     path("matches/<int:pk>/rounds/<int:round_id>/", views.round_edit, name="round_edit"),
     path("matches/<int:pk>/rounds/<int:round_id>/delete/", views.round_delete, name="round_delete"),
+    path(
+        "matches/<int:pk>/rounds/<int:round_id>/confirm/",
+        views.round_confirm,
+        name="round_confirm",
+    ),
     path("matches/<int:pk>/history/", views.match_history, name="history"),
     path("matches/<int:pk>/rematch/", views.rematch, name="rematch"),
     path("matches/<int:pk>/rated/", views.set_rated, name="rated"),

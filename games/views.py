@@ -134,10 +134,17 @@ def _match_context(
     sheet = Sheet(match)
     refusal = None if read_only else owners.refusal(match, request.user)
     can_edit = not read_only and refusal is None
+    waiting = [] if read_only else _waiting(request, match, sheet)
+    check_form = None
+    if round_form is None and waiting and waiting[-1]["check"]:
+        check_form = _check_form(waiting[-1]["round"])
     fields_html = ""
-    if round_form is None and can_edit and not match.is_finished:
+    if round_form is None and check_form is None and can_edit and not match.is_finished:
         fields_html = _new_round_fields(request, match, sheet, focus)
     return {
+        "waiting_rounds": waiting,
+        "check_form": check_form,
+        "is_director": bool(waiting) and owners.directs(match, request.user),
         "match": match,
         "sheet": sheet,
         "can_edit": can_edit,
@@ -150,6 +157,35 @@ def _match_context(
         "panels": [] if read_only else extensions.match_panels(match, sheet),
         "focus_message": (focus and not fields_html) or refused,
     }
+
+
+def _waiting(request: HttpRequest, match: Match, sheet: Sheet) -> list[dict]:
+    """The rounds waiting for confirmation as this user sees them: whether they may confirm
+    each, and whether the round form is, for them, the last one's second entry (they may
+    confirm it and have not entered it again yet)."""
+    user = request.user
+    last = sheet.rows[-1].round.pk if sheet.rows else None
+    waiting = []
+    for round_id, wait in sheet.awaiting.items():
+        round_ = wait.round
+        may = queries.confirm_refusal(match, round_, user) is None
+        entered_again = any(e.entry.by_id == user.pk for e in wait.second_entries)
+        check = (
+            round_id == last
+            and not entered_again
+            and not owners.directs(match, user)
+            and queries.confirm_refusal(match, round_, user, second_entry=True) is None
+        )
+        waiting.append({"wait": wait, "round": round_, "may_confirm": may, "check": check})
+    return waiting
+
+
+def _check_form(round_: Round, data=None) -> RoundForm:
+    """A second entry of a waiting round: empty, to be entered as the person saw it."""
+    seats = sorted((entry.seat for entry in round_.entries.all()), key=lambda s: s.position)
+    return RoundForm(
+        seats=seats, number=round_.number, version=round_.version, round_id=round_.pk, data=data
+    )
 
 
 def _new_round_fields(request: HttpRequest, match: Match, sheet: Sheet, focus=False) -> str:
@@ -445,6 +481,83 @@ def _edit_form(round_: Round, data=None) -> RoundForm:
         data=data,
         initial=None if data is not None else initial_from_entries(entries),
     )
+
+
+@require_POST
+@limit("round", counts=_saving)
+@limit("preview", counts=_previewing)
+def round_confirm(request: HttpRequest, pk: int, round_id: int) -> HttpResponse:
+    """Confirm a round that waits (`action=confirm`), enter it a second time as one saw it
+    (the round form: the same confirms it, another is kept beside it), or, for a director,
+    settle it with a second entry (`action=choose`, `entry`)."""
+    match = _get_match(pk)
+    action = request.POST.get("action", "")
+    try:
+        if action == "confirm":
+            round_ = services.confirm_round(match=match, round_id=round_id, by=request.user)
+            messages.success(request, _("Round %(number)s confirmed.") % {"number": round_.number})
+        elif action == "choose":
+            round_ = services.choose_entry(
+                match=match,
+                round_id=round_id,
+                dispute_id=_posted_int(request, "entry") or 0,
+                by=request.user,
+            )
+            messages.success(
+                request,
+                _("Round %(number)s changed to the second entry and confirmed.")
+                % {"number": round_.number},
+            )
+        else:
+            return _enter_again(request, match, round_id)
+    except services.GameError as error:
+        messages.error(request, str(error))
+        return _reload(request, match, refused=True)
+    return _reload(request, match, focus=True)
+
+
+def _enter_again(request: HttpRequest, match: Match, round_id: int) -> HttpResponse:
+    """The round form of a second entry: preview it, or save it (see round_confirm)."""
+    round_ = _round_or_none(match, round_id)
+    if round_ is None:
+        messages.error(request, _("This round has been deleted meanwhile."))
+        return _reload(request, match, refused=True)
+    form = _check_form(round_, data=request.POST)
+    disputed = None
+
+    def save(outcomes, version):
+        nonlocal disputed
+        disputed = services.enter_again(
+            match=match, round_id=round_id, version=version, outcomes=outcomes, by=request.user
+        )
+
+    names = {seat.position: str(seat.player) for seat in form.seats}
+    try:
+        preview, saved = _save_round(request, match, form, names, save)
+    except services.GameError as error:
+        messages.error(request, str(error))
+        return _reload(request, match, refused=True)
+    if saved:
+        number = {"number": round_.number}
+        if disputed is None:
+            messages.success(request, _("Round %(number)s confirmed.") % number)
+        else:
+            messages.warning(
+                request,
+                _(
+                    "Your entry of round %(number)s differs from the first: both are shown "
+                    "on the sheet until a director chooses one."
+                )
+                % number,
+            )
+        return _reload(request, match, focus=True)
+    context = _match_context(request, match) | _preview_context(preview, form.seats)
+    context |= {"check_form": form, "error_focus": _error_focus(request, form)}
+    if request.htmx and request.htmx.target == "preview":
+        return render(request, "games/_round_form_fields.html#preview", context | {"oob": True})
+    if request.htmx:
+        return render(request, "games/match.html#match-body", context)
+    return render(request, "games/match.html", context)
 
 
 @limit("correction", counts=_saving)

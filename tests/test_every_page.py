@@ -67,6 +67,9 @@ def states(world: World) -> dict[str, list[dict]]:
     t, m, tables = world.tournaments, world.matches, world.tables
     running_round = m["running"].rounds.order_by("number").first()
     running_table = t["running"].rounds.get(number=1).tables.order_by("number").first()
+    # The running night's table 2: a round of carol's waits for confirmation (tests/world.py).
+    waiting_table = t["running"].rounds.get(number=1).tables.get(number=2)
+    waiting = {"pk": waiting_table.match_id, "round_id": waiting_table.match.rounds.get().pk}
     tournament_matches = [
         {"pk": table.match_id}
         for tournament in t.values()
@@ -74,6 +77,7 @@ def states(world: World) -> dict[str, list[dict]]:
         for table in round_.tables.all()[:1]
     ]
     every_match = [{"pk": match.pk} for match in m.values()] + tournament_matches
+    every_match.append({"pk": waiting_table.match_id})
     every_table = [{"pk": table.pk} for table in tables.values()]
     every_tournament = [{"pk": tournament.pk} for tournament in t.values()]
     rounds = [
@@ -105,6 +109,7 @@ def states(world: World) -> dict[str, list[dict]]:
         "games:round_send": [{"pk": m["running"].pk}],
         "games:round_edit": [{"pk": m["running"].pk, "round_id": running_round.pk}],
         "games:round_delete": [{"pk": m["running"].pk, "round_id": running_round.pk}],
+        "games:round_confirm": [waiting],
         "games:history": every_match,
         "games:rematch": [{"pk": m["finished"].pk}],
         "games:rated": [{"pk": m["finished"].pk}],

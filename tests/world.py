@@ -109,7 +109,7 @@ def build_world() -> World:
     )
 
 
-def _tournament(alice, name: str, names: list[str], club: Club) -> Tournament:
+def _tournament(alice, name: str, names: list[str], club: Club, **fields) -> Tournament:
     tournament = tournaments.create_tournament(
         created_by=alice,
         club=club,
@@ -123,6 +123,7 @@ def _tournament(alice, name: str, names: list[str], club: Club) -> Tournament:
         match_end="played_out",
         points_by_place={str(k): [float(p) for p in v] for k, v in DEFAULT_POINTS.items()},
         tie_breaks=["penalty_total", "deals_won"],
+        **fields,
     )
     tournaments.add_entrants(tournament=tournament, names=names, by=alice, checked_in=True)
     return tournament
@@ -152,8 +153,9 @@ def _tournaments(alice, club: Club) -> dict[str, Tournament]:
     """Three nights of alice's club: before seating, mid-round and finished."""
     names = ["carol", "Анна", "Борис", "Вера", "Глеб", "Даша", "Егор", "Женя"]
     before = _tournament(alice, "Вечер в клубе", names, club)
-    middle = _tournament(alice, "Кубок осени", names, club)
+    middle = _tournament(alice, "Кубок осени", names, club, confirm_results=True)
     first = tournaments.seat_next_round(tournament=middle, by=alice)
+    _round_to_confirm(first)
     play_out(first.tables.order_by("number").first().match, alice)
     over = _tournament(alice, "Финал года", names, club)
     for _ in range(2):
@@ -164,6 +166,23 @@ def _tournaments(alice, club: Club) -> dict[str, Tournament]:
     for tournament in (before, middle, over):
         tournament.refresh_from_db()
     return {"before": before, "running": middle, "finished": over}
+
+
+def _round_to_confirm(round_) -> None:
+    """The running night confirms results: carol enters a round at table 2 and it waits for
+    a second person (table 1, played out next by alice, a director, counts at once)."""
+    first, second = round_.tables.order_by("number")
+    carol = Player.objects.get(user__username="carol")
+    if first.match.seats.filter(player=carol).exists():
+        # Before table 1's scores: carol swaps to table 2 (the seating is drawn).
+        guest = second.match.seats.order_by("position").first().player_id
+        tournaments.swap_players(round_=round_, first=carol.pk, second=guest)
+    match = Match.objects.get(pk=second.match_id)  # as the swap left it
+    outcomes = {
+        seat.position: {"out": "7C"} if index == 0 else {"points": 10 + index}
+        for index, seat in enumerate(match.seats.order_by("position"))
+    }
+    services.record_round(match=match, outcomes=outcomes, version=match.version, by=carol.user)
 
 
 def _seed_where(wanted, preset: str = "aaow", seats: int = 2) -> int:

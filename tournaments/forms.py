@@ -48,6 +48,7 @@ class TournamentForm(RulesFormMixin, forms.ModelForm):
             "deals_per_match",
             "final_table_size",
             "registration_open",
+            "confirm_results",
         ]
         widgets = {
             # A date input takes only ISO dates, never the language's format (25.11.2026).

@@ -47,6 +47,9 @@ class TournamentTables:
     def changed(self, match: Match) -> None:
         services.move_versions(Tournament.objects.filter(rounds__tables__match=match))
 
+    def directs(self, match: Match, user) -> bool:
+        return self._table(match).round.tournament.is_director(user)
+
     def crumbs(self, match: Match) -> list[tuple[str, str]]:
         table = self._table(match)
         round_, tournament = table.round, table.round.tournament

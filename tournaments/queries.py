@@ -135,9 +135,14 @@ def standings_of(tournament: Tournament) -> list[Standing]:
 
 
 def table_results(tournament: Tournament) -> list[TableResult]:
-    """Finished tables' places, totals, deals won and losses, in a fixed number of queries."""
+    """Finished tables' places, totals, deals won and losses, in a fixed number of queries. A
+    table with a round waiting for confirmation has not finished yet (Match.is_done)."""
     tables = list(
-        Table.objects.filter(round__tournament=tournament, match__status=Match.Status.FINISHED)
+        Table.objects.filter(
+            round__tournament=tournament,
+            match__status=Match.Status.FINISHED,
+            match__unconfirmed_rounds=0,
+        )
         .select_related("round")
         .order_by("round__number", "number")
     )

@@ -56,6 +56,17 @@ def update_tournament(*, tournament: Tournament, variant: Variant, **fields) -> 
             raise TournamentError(
                 _("The rules and tables cannot change once the first round is seated.")
             )
+        confirm = fields.get("confirm_results", tournament.confirm_results)
+        if confirm != tournament.confirm_results:
+            # The tables being played follow at once (those of closed rounds are settled):
+            # their rounds entered meanwhile wait for a second person, or count now.
+            games.set_confirm_results(
+                matches=Match.objects.filter(
+                    table__round__tournament=tournament,
+                    table__round__status=TournamentRound.Status.PLAYING,
+                ),
+                on=confirm,
+            )
         tournament.options = variant.as_dict()
         for name, value in fields.items():
             setattr(tournament, name, value)
@@ -310,6 +321,7 @@ def _create_tables(tournament, round_, tables: list[list[int]], by) -> None:
             variant=tournament.variant,
             kind=Match.Kind.TOURNAMENT,
             deal_limit=deal_limit,
+            confirm_results=tournament.confirm_results,
         )
         Table.objects.create(round=round_, number=number, match=match)
 
@@ -426,6 +438,15 @@ def close_round(*, round_: TournamentRound, by) -> None:
             raise TournamentError(
                 _("These tables have not finished: %(tables)s. Close them by hand or wait.")
                 % {"tables": ", ".join(str(t.number) for t in open_tables)}
+            )
+        waiting = [t for t in tables if not matches[t.match_id].is_done]
+        if waiting:
+            raise TournamentError(
+                _(
+                    "Rounds at these tables wait for confirmation: %(tables)s. A player at "
+                    "the table or a director confirms them on the score sheet."
+                )
+                % {"tables": ", ".join(str(t.number) for t in waiting)}
             )
         round_.status = TournamentRound.Status.CLOSED
         round_.save(update_fields=["status"])

@@ -248,7 +248,8 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             "is_director": is_director,
             "is_latest": round_.number == tournament.rounds.count(),
             "unscored": not any(table.deals for table in tables),
-            "all_done": all(table.match.is_finished for table in tables),
+            "all_done": all(table.match.is_done for table in tables),
+            "to_confirm": [table for table in tables if table.match.unconfirmed_rounds],
             "players": sorted(
                 (seat for table in tables for seat in table.match.seats.all()),
                 key=lambda seat: (sort_key(seat.player.name), seat.player_id),
@@ -330,7 +331,7 @@ def results_csv(request: HttpRequest, pk: int) -> HttpResponse:
             # The tournament points each place earned (shared by players tied for it).
             earned = (
                 table_points({seat.player_id: seat.place for seat in seats}, scheme)
-                if table.match.is_finished
+                if table.match.is_done
                 else {}
             )
             for seat in seats:
@@ -344,7 +345,7 @@ def results_csv(request: HttpRequest, pk: int) -> HttpResponse:
                         _number(earned[seat.player_id]) if earned else "",
                         seat.total,
                         table.deals,
-                        _("yes") if table.match.is_finished else _("no"),
+                        _("yes") if table.match.is_done else _("no"),
                     ]
                 )
     return response

@@ -4,7 +4,11 @@ or a change this user may not make."""
 from __future__ import annotations
 
 
-class RoundConflict(Exception):
+class GameError(Exception):
+    """Anything the score sheet's services refuse, with a message a person understands."""
+
+
+class RoundConflict(GameError):
     """The sheet changed since the form was made (or the form was sent twice): not saved.
 
     `repeat` is true when what was sent is already saved (a double click), so the form
@@ -16,5 +20,5 @@ class RoundConflict(Exception):
         self.repeat = repeat
 
 
-class NotAllowed(Exception):
+class NotAllowed(GameError):
     """This user may not make this change; the message says why."""

@@ -32,8 +32,10 @@ def create_match(
     kind: str = Match.Kind.CASUAL,
     rematch_of: Match | None = None,
     deal_limit: int | None = None,
+    confirm_results: bool = False,
 ) -> Match:
-    """Seat the players in the given order under the given rules."""
+    """Seat the players in the given order under the given rules; with `confirm_results`, a
+    round counts once a second person confirms it (games.services.confirmations)."""
     if preset not in PRESETS:
         raise ValueError(f"unknown preset {preset!r}")
     # score_match checks the player count and that the deck can deal.
@@ -48,6 +50,7 @@ def create_match(
             created_by=created_by,
             rematch_of=rematch_of,
             deal_limit=deal_limit,
+            confirm_results=confirm_results,
         )
         Seat.objects.bulk_create(
             Seat(match=match, player=player, position=position)

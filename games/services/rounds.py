@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from cards101.rules import RulesError, parse_cards, score_match
+from games import owners
 from games.models import Correction, Entry, Match, Round, Seat
 from games.queries import Outcome, Outcomes, RoundRows, cut_rounds, load_rounds
 from games.services.errors import NotAllowed, RoundConflict
@@ -47,7 +48,9 @@ def record_round(*, match: Match, outcomes: Outcomes, version: int, by) -> Round
             )
         if match.is_finished:
             raise RoundConflict(_("The match is over; no more rounds can be entered."))
-        new = Round.objects.create(match=match, number=len(rounds) + 1, entered_by=by)
+        new = Round(match=match, number=len(rounds) + 1, entered_by=by)
+        _stamp(new, match, by)
+        new.save()
         rounds.append((new, dict(outcomes)))
         _rescore(match, _seats(match), rounds)
     return new
@@ -72,7 +75,12 @@ def change_round(
         _check_nobody_returns(match, seats, old, rounds, first_later=index + 1)
         changed.entered_by = by
         changed.version += 1
-        changed.save(update_fields=["entered_by", "version", "updated_at"])
+        # The changed round is to be confirmed afresh; a second entry of it no longer applies.
+        _stamp(changed, match, by)
+        changed.save(
+            update_fields=["entered_by", "version", "confirmed_by", "confirmed_at", "updated_at"]
+        )
+        changed.disputes.all().delete()
         _rescore(match, seats, rounds)
         _keep_correction(match, changed, Correction.Action.CHANGED, by, before, outcomes)
     return changed
@@ -107,7 +115,13 @@ def store_played_round(*, match: Match, outcomes: Outcomes, cut: bool = False) -
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match.pk)
         rounds = load_rounds(match)
-        new = Round.objects.create(match=match, number=len(rounds) + 1, entered_by=None, cut=cut)
+        new = Round.objects.create(
+            match=match,
+            number=len(rounds) + 1,
+            entered_by=None,
+            cut=cut,
+            confirmed_at=timezone.now(),  # the engine checked it
+        )
         rounds.append((new, dict(outcomes)))
         _rescore(match, _seats(match), rounds)
     return new
@@ -126,7 +140,9 @@ def store_history(
             raise RoundConflict(_("This match has rounds already."))
         stored = []
         for number, outcomes in enumerate(rounds, start=1):
-            new = Round.objects.create(match=match, number=number, entered_by=by)
+            new = Round.objects.create(
+                match=match, number=number, entered_by=by, confirmed_at=timezone.now()
+            )
             stored.append((new, dict(outcomes)))
         _rescore(match, _seats(match), stored, finished_at=finished_at)
         if not match.is_finished:
@@ -160,6 +176,17 @@ def lock_results(*, matches: Iterable[Match]) -> None:
         match.result_locked = True
         match.save(update_fields=["result_locked"])
         mark_changed(match)
+
+
+def _stamp(round_: Round, match: Match, by) -> None:
+    """Confirm a round as it is entered or changed when nobody else need: the match asks no
+    confirmation, or a director entered it (they confirm for anyone); else it waits."""
+    if not match.confirm_results:
+        round_.confirmed_by, round_.confirmed_at = None, timezone.now()
+    elif by is not None and owners.directs(match, by):
+        round_.confirmed_by, round_.confirmed_at = by, timezone.now()
+    else:
+        round_.confirmed_by, round_.confirmed_at = None, None
 
 
 def _seats(match: Match) -> list[Seat]:
@@ -333,7 +360,14 @@ def _rescore(
     elif match.finished_at is None:
         match.finished_at = finished_at or timezone.now()
     match.scored_rows = scored_rows
-    mark_changed(match, "status", "closed_early", "finished_at", "scored_rows")
+    match.unconfirmed_rounds = (
+        sum(round_.confirmed_at is None for round_, _outcomes in rounds)
+        if match.confirm_results
+        else 0
+    )
+    mark_changed(
+        match, "status", "closed_early", "finished_at", "scored_rows", "unconfirmed_rounds"
+    )
     announce_results(match, finished_before, match.finished_at)
 
 

@@ -32,6 +32,9 @@ def sheet_rows(sheet, match, can_edit: bool) -> SafeString:
         if value
     }
     history = escape(reverse("games:history", args=[match.pk]))
+    waits = escape(gettext("waits for confirmation"))
+    waiting = f' <span class="await-mark" role="img" aria-label="{waits}" title="{waits}">?</span>'
+    awaiting = sheet.awaiting
     rows = []
     for row in sheet.rows:
         number = row.round.number
@@ -50,8 +53,14 @@ def sheet_rows(sheet, match, can_edit: bool) -> SafeString:
                 f'<a href="{history}#correction-{correction.pk}" class="corrected-mark" '
                 f'title="{escape(title)}">✎</a>'
             )
+        classes = []
+        if correction is not None:
+            classes.append("corrected")
+        if row.round.pk in awaiting:
+            head += waiting
+            classes.append("unconfirmed")
         cells = "".join(gone if cell is None else _cell(cell, events) for cell in row.cells)
-        marked = ' class="corrected"' if correction is not None else ""
+        marked = f' class="{" ".join(classes)}"' if classes else ""
         rows.append(f'<tr{marked}><th scope="row" class="num">{head}</th>{cells}</tr>\n')
     return mark_safe("".join(rows))
 
