@@ -55,6 +55,9 @@ ADDED: dict[str, dict] = {
     "play.playseat": {"left_at": None},  # nobody had resigned from a table
     "play.playtable": {"name": ""},  # no table had a name
     "games.player": {"large_print": False},  # nobody had asked for large print
+    # no match asked a second player to confirm its rounds, so none waits and none was
+    "games.match": {"confirm_results": False, "unconfirmed_rounds": 0},
+    "games.round": {"confirmed_by": None, "confirmed_at": None},
     # no tournament was a club's night, none asked a second player to confirm its rounds
     "tournaments.tournament": {"club": None, "confirm_results": False},
 }
