@@ -20,7 +20,7 @@ from core.exports import csv_response
 from core.validators import MAX_ID
 from games import audience
 from games.models import NameKey, Player
-from stats import charts, exports, panels, queries
+from stats import charts, exports, panels, queries, signals
 from stats.forms import FiltersForm, LeaderboardForm
 from stats.models import Rating, RatingChange
 
@@ -63,7 +63,12 @@ def profile(request: HttpRequest, pk: int) -> HttpResponse:
     if body is None:
         body = render_to_string("stats/_profile_body.html", _profile(player, form), request=request)
         cache.set(key, body, PROFILE_CACHE_SECONDS)
-    context = {"player": player, "body": body, "claim": claim_panel(player, request.user)}
+    context = {
+        "player": player,
+        "body": body,
+        "claim": claim_panel(player, request.user),
+        "panels": signals.panels_of(player),
+    }
     return render(request, "stats/profile.html", context)
 
 

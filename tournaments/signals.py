@@ -1,15 +1,27 @@
 """What tournaments say about their entrants to the games and claims apps: their directors
 judge claims of their entrants and see the names of those who hide them, their pages show
-their names, and one tournament cannot hold the same person twice."""
+their names, and one tournament cannot hold the same person twice; and the signal by which apps
+built on this one add to a tournament's page."""
 
 from django.db.models import Q
-from django.dispatch import receiver
+from django.dispatch import Signal, receiver
 from django.utils.translation import gettext as _
 
 from claims.signals import merging_players, player_judges, players_merged
 from games.signals import hidden_players_seen, pages_showing_players
 from tournaments import services
 from tournaments.models import Entrant, Table, Tournament
+
+tournament_panels = Signal()
+"""Asked for what apps built on this one show on `tournament`'s page under its standings (a
+club night's awards): a receiver returns HTML, escaped by its maker, or "". The page caches
+the panels on the tournament's version, language and names (like its standings), so a panel
+may show only what moves them."""
+
+
+def panels_of(tournament: Tournament) -> list[str]:
+    """The panels the apps built on this one add to the tournament's page."""
+    return [html for _, html in tournament_panels.send(Tournament, tournament=tournament) if html]
 
 
 @receiver(player_judges)

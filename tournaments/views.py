@@ -26,7 +26,7 @@ from core.names import sort_key
 from core.validators import name_problem, parse_id
 from games.labels import changed_options, rules_summary
 from games.models import NameKey, Seat
-from tournaments import player_lists, queries, services
+from tournaments import player_lists, queries, services, signals
 from tournaments.forms import (
     AddPlayersForm,
     ConfirmImportForm,
@@ -161,6 +161,8 @@ def _tournament_context(request: HttpRequest, tournament: Tournament) -> dict:
         # A callable (the template calls it, when it shows it) rather than a lazy object:
         # Russian plural forms do arithmetic on the count, which a lazy object does not.
         "entrant_count": tournament.entrants.count,
+        # What apps built on this one add (a club night's awards), cached with the standings.
+        "panels": SimpleLazyObject(lambda: signals.panels_of(tournament)),
         "can_finish": is_director
         and tournament.status == Tournament.Status.RUNNING
         and queries.can_finish(tournament),
