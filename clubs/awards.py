@@ -183,9 +183,9 @@ def _is_queen(code: str) -> bool:
 
 
 def rounds_that_count() -> QuerySet[Round]:
-    """The rounds awards are worked out from: every stored round. The one place that says so:
-    rounds still to be confirmed (issue 26, point 5) are to be left out here."""
-    return Round.objects.all()
+    """The rounds awards are worked out from: those that count (a round still waiting for a
+    second player's confirmation does not)."""
+    return Round.objects.counted()
 
 
 def _records_by_night(night_ids: Iterable[int]) -> dict[int, list[RoundRecord]]:

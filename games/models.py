@@ -260,6 +260,13 @@ class Seat(models.Model):
         return self.lost_in_round is not None
 
 
+class RoundQuerySet(models.QuerySet):
+    def counted(self) -> RoundQuerySet:
+        """The rounds that count: every round of a match that asks for no confirmation, and
+        the confirmed rounds of one that does."""
+        return self.filter(Q(match__confirm_results=False) | Q(confirmed_at__isnull=False))
+
+
 class Round(models.Model):
     """One deal of a match, numbered from 1; addressed by its id, since numbers shift."""
 
@@ -282,6 +289,8 @@ class Round(models.Model):
     confirmed_at = models.DateTimeField(_("confirmed at"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+    objects = RoundQuerySet.as_manager()
 
     class Meta:
         ordering = ["number"]

@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 
 from games import services as games
+from games.models import Round
 from tests.conftest import counts_tables_of, play_out
 from tests.tournaments.conftest import enter, make_tournament
 from tournaments import queries, services
@@ -128,3 +129,17 @@ def test_switching_the_option_on_mid_round_leaves_earlier_rounds_counted(alice, 
     games.record_round(match=match, outcomes=outcomes, version=match.version, by=bob)
     match.refresh_from_db()
     assert match.unconfirmed_rounds == 1
+
+
+def test_only_confirmed_rounds_are_counted_where_rounds_are_read(alice, bob, carol):
+    """Round.objects.counted() is what the clubs' awards read: a waiting round is not in it."""
+    _tournament, _round, table = seated(alice, bob, carol)
+    play_out(table.match, bob)
+    entered = set(table.match.rounds.values_list("pk", flat=True))
+    assert not Round.objects.filter(pk__in=entered).counted().exists()
+
+    confirm_all(table.match, carol)
+
+    assert set(Round.objects.filter(pk__in=entered).counted().values_list("pk", flat=True)) == (
+        entered
+    )
