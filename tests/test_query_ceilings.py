@@ -12,9 +12,11 @@ from bench.common import classic_rounds
 from cards101.engine import Game
 from cards101.rules import PRESETS
 from claims import services as claims
+from clubs import services as clubs
 from games.models import Player
 from play import services as play
 from play.models import PlayTable
+from tests.clubs.test_seasons import AUTUMN, night
 from tests.conftest import make_match, play_out, record
 from tests.tournaments.conftest import enter, make_tournament
 from tournaments import services as tournaments
@@ -304,9 +306,6 @@ SEASON_PAGE_UNCACHED = SEASON_PAGE + 4
 def test_a_seasons_page_costs_a_fixed_number_of_queries_however_many_nights(
     client, alice, nights, django_assert_max_num_queries
 ):
-    from clubs import services as clubs
-    from tests.clubs.test_seasons import AUTUMN, night
-
     club = clubs.create_club(owner=alice, name="Туз")
     season = clubs.create_season(
         club=club, by=alice, name="Осень", starts=AUTUMN[0], ends=AUTUMN[1]
