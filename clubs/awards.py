@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -242,9 +242,10 @@ def night_awards(tournament: Tournament) -> list[Award]:
     return awards(_records_by_night([tournament.pk]).get(tournament.pk, []))
 
 
-def season_awards(season: Season) -> list[Award]:
-    """The awards of a season, over the nights it counts (two queries)."""
-    nights = [night.pk for night in season_nights(season)]
+def season_awards(season: Season, nights: Sequence[Tournament] | None = None) -> list[Award]:
+    """The awards of a season, over the nights it counts (two queries; one when the page has
+    read its `nights` already)."""
+    nights = [night.pk for night in (season_nights(season) if nights is None else nights)]
     if not nights:
         return []
     return awards(record for found in _records_by_night(nights).values() for record in found)

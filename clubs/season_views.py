@@ -1,53 +1,330 @@
-"""Pages of a club's seasons: the table, awards, its files and embedded page (stubs until built)."""
+"""Pages of a club's seasons: the list, a season's table and its settings, closing it, and the
+table shared (JSON, CSV, a printable page, a page to embed on the club's own site)."""
 
-from django.http import Http404, HttpRequest, HttpResponse
+from __future__ import annotations
 
+from dataclasses import dataclass
+from fractions import Fraction
 
-def season_list(request: HttpRequest, **kwargs) -> HttpResponse:
-    raise Http404  # not built yet
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+from django.views.decorators.clickjacking import xframe_options_exempt
+from django.views.decorators.csp import csp_override
+from django.views.decorators.http import require_http_methods, require_safe
+from django.views.decorators.vary import vary_on_headers
 
+from clubs import awards, queries, seasons, services
+from clubs.models import Club, Season
+from clubs.season_forms import SeasonForm
+from clubs.services import ClubError
+from core.exports import csv_response
+from core.http import unchanged
+from core.limits import limit
+from tournaments.models import Tournament
+from tournaments.queries import cached_standing_lines
 
-def season_new(request: HttpRequest, **kwargs) -> HttpResponse:
-    raise Http404  # not built yet
-
-
-def season_detail(request: HttpRequest, **kwargs) -> HttpResponse:
-    raise Http404  # not built yet
-
-
-def season_edit(request: HttpRequest, **kwargs) -> HttpResponse:
-    raise Http404  # not built yet
-
-
-def season_close(request: HttpRequest, **kwargs) -> HttpResponse:
-    raise Http404  # not built yet
-
-
-def season_json(request: HttpRequest, **kwargs) -> HttpResponse:
-    raise Http404  # not built yet
-
-
-def season_csv(request: HttpRequest, **kwargs) -> HttpResponse:
-    raise Http404  # not built yet
-
-
-def season_print(request: HttpRequest, **kwargs) -> HttpResponse:
-    raise Http404  # not built yet
+# The embedded table may be framed by any site (a club's own page), this view alone.
+EMBED_CSP = {**settings.SECURE_CSP, "frame-ancestors": ["*"]}
 
 
-def season_embed(request: HttpRequest, **kwargs) -> HttpResponse:
-    raise Http404  # not built yet
+def _club(slug: str) -> Club:
+    return get_object_or_404(Club, slug=slug)
 
 
-def last_night_json(request: HttpRequest, **kwargs) -> HttpResponse:
-    raise Http404  # not built yet
+def _season(slug: str, season_id: int) -> Season:
+    """The season, of the club at this address (another club's season: 404)."""
+    return get_object_or_404(Season.objects.select_related("club"), pk=season_id, club__slug=slug)
 
 
-def last_night_csv(request: HttpRequest, **kwargs) -> HttpResponse:
-    raise Http404  # not built yet
+def _check_runs(request: HttpRequest, club: Club) -> None:
+    if not queries.runs(club, request.user):
+        raise PermissionDenied
 
 
-def club_seasons_panel(request: HttpRequest, club) -> dict:
-    """What the club's page shows of its seasons (templates/clubs/_club_seasons.html):
-    the context it needs. Stub until the season pages are built."""
-    return {"seasons": []}
+def _number(value: Fraction | None) -> int | float | None:
+    """A figure for JSON and CSV: whole numbers as such, fractions to two decimals."""
+    if value is None:
+        return None
+    if value.denominator == 1:
+        return int(value)
+    return round(float(value), 2)
+
+
+@dataclass(frozen=True)
+class SeasonPanel:
+    """A season as the club's page and the seasons list show it: its top lines, or its
+    champions once closed."""
+
+    season: Season
+    lines: list[seasons.SeasonLine]
+    champions: list[seasons.SeasonLine]
+
+
+def _panel(season: Season, top: int | None = None) -> SeasonPanel:
+    rows = seasons.season_table(season)
+    shown = rows[:top] if top else [row for row in rows if row.place == 1]
+    lines = seasons.lines_of(season, shown)
+    return SeasonPanel(season=season, lines=lines, champions=seasons.champions(lines))
+
+
+# --- the list, a season's page --------------------------------------------------------------
+
+
+@require_safe
+def season_list(request: HttpRequest, slug: str) -> HttpResponse:
+    club = _club(slug)
+    lists = seasons.season_lists(club)
+    return render(
+        request,
+        "clubs/season_list.html",
+        {
+            "club": club,
+            "current": [_panel(season, seasons.TOP_LINES) for season in lists["current"]],
+            "upcoming": lists["upcoming"],
+            "past": [_panel(season) for season in lists["past"]],
+            "runs": queries.runs(club, request.user),
+        },
+    )
+
+
+@require_safe
+def season_detail(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    season = _season(slug, season_id)
+    context = _season_context(request, season)
+    found = awards.season_awards(season, context["nights"])
+    context["awards"] = awards.with_players(found)
+    return render(request, "clubs/season_detail.html", context)
+
+
+def _season_context(request: HttpRequest, season: Season) -> dict:
+    """What a season's page, its printed and its embedded table show, in a fixed number of
+    queries however many nights and players (the table is cached, or kept once closed)."""
+    nights = seasons.counted_nights(season)
+    lines = seasons.lines_of(season, seasons.season_table(season, nights))
+    return {
+        "club": season.club,
+        "season": season,
+        "nights": nights,
+        "lines": lines,
+        "champions": seasons.champions(lines) if season.closed_at else [],
+        "unranked": any(line.row.place is None for line in lines),
+        "runs": queries.runs(season.club, request.user),
+    }
+
+
+# --- settings and closing -------------------------------------------------------------------
+
+
+def _settings(form: SeasonForm) -> dict:
+    data = form.cleaned_data
+    return {name: data[name] for name in ("name", "starts", "ends", "best_nights", "min_nights")}
+
+
+@login_required
+@limit("season")
+@require_http_methods(["GET", "POST"])
+def season_new(request: HttpRequest, slug: str) -> HttpResponse:
+    club = _club(slug)
+    _check_runs(request, club)
+    form = SeasonForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            season = services.create_season(club=club, by=request.user, **_settings(form))
+        except ClubError as error:
+            form.add_error(None, str(error))
+        else:
+            return redirect("clubs:season", club.slug, season.pk)
+    return render(request, "clubs/season_form.html", {"club": club, "form": form})
+
+
+@login_required
+@limit("season")
+@require_http_methods(["GET", "POST"])
+def season_edit(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    season = _season(slug, season_id)
+    _check_runs(request, season.club)
+    form = SeasonForm.of(season, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.update_season(season=season, by=request.user, **_settings(form))
+        except ClubError as error:
+            form.add_error(None, str(error))
+        else:
+            return redirect("clubs:season", season.club.slug, season.pk)
+    return render(
+        request,
+        "clubs/season_form.html",
+        {"club": season.club, "season": season, "form": form},
+    )
+
+
+@login_required
+@limit("season")
+@require_http_methods(["GET", "POST"])
+def season_close(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    """GET asks first; POST closes the season (its table kept), or reopens a closed one."""
+    season = _season(slug, season_id)
+    _check_runs(request, season.club)
+    error = None
+    if request.method == "POST":
+        try:
+            if season.closed_at is None:
+                services.close_season(season=season, by=request.user)
+            else:
+                services.reopen_season(season=season, by=request.user)
+        except ClubError as refusal:
+            error = str(refusal)
+        else:
+            return redirect("clubs:season", season.club.slug, season.pk)
+    context = _season_context(request, season)
+    context["error"] = error
+    return render(request, "clubs/season_close.html", context)
+
+
+# --- shared: JSON, CSV, printed, embedded ---------------------------------------------------
+
+
+@require_safe
+def season_json(request: HttpRequest, slug: str, season_id: int) -> JsonResponse:
+    """{"rows": [{"player", "name", "points", "nights", "place"}, ...]}: numbers as numbers,
+    a hidden player's name only for those who may read it, an unranked player's place null."""
+    season = _season(slug, season_id)
+    lines = seasons.lines_of(season, seasons.season_table(season))
+    return JsonResponse(
+        {
+            "rows": [
+                {
+                    "player": line.row.player_id,
+                    "name": str(line.player),
+                    "points": _number(line.row.points),
+                    "nights": line.row.nights,
+                    "place": line.row.place,
+                }
+                for line in lines
+            ]
+        },
+        json_dumps_params={"ensure_ascii": False},
+    )
+
+
+@require_safe
+def season_csv(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    season = _season(slug, season_id)
+    lines = seasons.lines_of(season, seasons.season_table(season))
+    response, writer = csv_response(request, f"{season.club.slug}-season-{season.pk}.csv")
+    writer.writerow(
+        [
+            _("Rank"),
+            _("Player"),
+            _("Points"),
+            pgettext("season", "Nights"),
+            _("Wins"),
+            _("Average place"),
+            _("Change"),
+        ]
+    )
+    for line in lines:
+        row = line.row
+        writer.writerow(
+            [
+                row.place if row.place is not None else "",
+                str(line.player),
+                _number(row.points),
+                row.nights,
+                row.wins,
+                _number(row.average),
+                pgettext("season row", "new")
+                if row.new
+                else (row.change if row.change is not None else ""),
+            ]
+        )
+    return response
+
+
+@require_safe
+def season_print(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    season = _season(slug, season_id)
+    return render(request, "clubs/season_print.html", _season_context(request, season))
+
+
+@xframe_options_exempt
+@csp_override(EMBED_CSP)
+@require_safe
+@vary_on_headers("HX-Request")
+def season_embed(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    """The table alone, for an iframe on any site; it asks again every minute and changes
+    when the club's version has moved (a night finished or reopened, the season changed)."""
+    season = _season(slug, season_id)
+    if unchanged(request, Club, season.club_id):
+        return HttpResponse(status=204)
+    template = "clubs/season_embed.html"
+    if request.htmx:
+        template += "#table"
+    return render(request, template, _season_context(request, season))
+
+
+def _last_night(slug: str) -> Tournament:
+    night = seasons.last_night(_club(slug))
+    if night is None:
+        raise Http404(_("The club has no finished night yet."))
+    return night
+
+
+@require_safe
+def last_night_json(request: HttpRequest, slug: str) -> JsonResponse:
+    """The club's last finished night: {"night": {"id", "name", "date"}, "rows": [{"player",
+    "name", "points", "place", "tables"}, ...]}."""
+    night = _last_night(slug)
+    return JsonResponse(
+        {
+            "night": {"id": night.pk, "name": night.name, "date": night.date.isoformat()},
+            "rows": [
+                {
+                    "player": line.standing.player,
+                    "name": str(line.entrant.player),
+                    "points": _number(line.standing.points),
+                    "place": line.standing.rank,
+                    "tables": line.standing.tables,
+                }
+                for line in cached_standing_lines(night)
+            ],
+        },
+        json_dumps_params={"ensure_ascii": False},
+    )
+
+
+@require_safe
+def last_night_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    night = _last_night(slug)
+    response, writer = csv_response(request, f"{slug}-night-{night.pk}.csv")
+    writer.writerow([_("Rank"), _("Player"), _("Points"), _("Tables")])
+    for line in cached_standing_lines(night):
+        writer.writerow(
+            [
+                line.standing.rank,
+                str(line.entrant.player),
+                _number(line.standing.points),
+                line.standing.tables,
+            ]
+        )
+    return response
+
+
+# --- the club's page ------------------------------------------------------------------------
+
+
+def club_seasons_panel(request: HttpRequest, club: Club) -> dict:
+    """What the club's page shows of its seasons (templates/clubs/_club_seasons.html): the
+    seasons running now with their top lines, and whether there are past ones."""
+    lists = seasons.season_lists(club)
+    return {
+        "club": club,
+        "seasons": [_panel(season, seasons.TOP_LINES) for season in lists["current"]],
+        "past_seasons": len(lists["past"]),
+        "runs_club": queries.runs(club, request.user),
+    }

@@ -382,6 +382,8 @@ RATE_LIMITS = env_rates(
         "language": "60/m",
         # Large print switched on or off for one's account: a few times an evening.
         "display": "30/h",
+        # A club's seasons created, edited, closed or reopened: a few a year.
+        "season": "60/h",
     },
 )
 RATELIMIT_VIEW = "config.views.rate_limited"

@@ -121,6 +121,9 @@ NOT_DONE = {
     "display": gettext_lazy(
         "You have switched large print too often in a short time: it was not switched."
     ),
+    "season": gettext_lazy(
+        "You have changed seasons too often in a short time: this change was not made."
+    ),
 }
 
 

@@ -181,13 +181,15 @@ def _season_states(world: World) -> dict[str, list[dict]]:
     """Every season of the club, with its table, files and pages."""
     club = {"slug": world.club.slug}
     seasons = [{**club, "season_id": season.pk} for season in world.seasons.values()]
+    # A season asked for at another club's address: not found.
+    elsewhere = {"slug": "no-such-club", "season_id": world.seasons["running"].pk}
     return {
         "clubs:seasons": [club],
         "clubs:season_new": [club],
-        "clubs:season": seasons,
+        "clubs:season": [*seasons, elsewhere],
         "clubs:season_edit": seasons,
         "clubs:season_close": seasons,
-        "clubs:season_json": seasons,
+        "clubs:season_json": [*seasons, elsewhere],
         "clubs:season_csv": seasons,
         "clubs:season_print": seasons,
         "clubs:season_embed": seasons,

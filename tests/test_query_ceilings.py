@@ -12,9 +12,11 @@ from bench.common import classic_rounds
 from cards101.engine import Game
 from cards101.rules import PRESETS
 from claims import services as claims
+from clubs import services as clubs
 from games.models import Player
 from play import services as play
 from play.models import PlayTable
+from tests.clubs.test_seasons import AUTUMN, night
 from tests.conftest import make_match, play_out, record
 from tests.tournaments.conftest import enter, make_tournament
 from tournaments import services as tournaments
@@ -292,3 +294,33 @@ def test_a_move_reads_the_table_and_its_seats_once(
     tables = [q["sql"] for q in queries if 'FROM "games_playtable"' in q["sql"]]
     seats = [q["sql"] for q in queries if 'FROM "games_playseat"' in q["sql"]]
     assert len(tables) == 1 and len(seats) == 1
+
+
+# --- clubs ---------------------------------------------------------------------------------
+
+# A season's page from the cache: the season with its club, the nights it counts, their
+# players. Worked out afresh, all nights' standings at once too: their entrants, finished
+# tables, seats and deals won.
+# And its awards: the nights' rounds, and the players who won them.
+SEASON_PAGE = 3 + 2
+SEASON_PAGE_UNCACHED = SEASON_PAGE + 4
+
+
+@pytest.mark.parametrize("nights", [1, 4])
+def test_a_seasons_page_costs_a_fixed_number_of_queries_however_many_nights(
+    client, alice, nights, django_assert_max_num_queries
+):
+    club = clubs.create_club(owner=alice, name="Туз")
+    season = clubs.create_season(
+        club=club, by=alice, name="Осень", starts=AUTUMN[0], ends=AUTUMN[1]
+    )
+    for number in range(nights):
+        names = ["Анна", "Борис", "Вера", f"Гость {number}"]
+        night(club, alice, f"2026-09-{number + 10}", names, winner=number % 4)
+    url = reverse("clubs:season", args=[club.slug, season.pk])
+    cache.clear()
+    with django_assert_max_num_queries(SEASON_PAGE_UNCACHED):
+        client.get(url)
+    with django_assert_max_num_queries(SEASON_PAGE):
+        response = client.get(url)
+    assert response.content.decode().count('class="name"') == 3 + nights

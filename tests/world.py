@@ -136,7 +136,9 @@ def _club_members(club: Club, alice) -> None:
 
 
 def _seasons(club: Club, alice) -> dict[str, Season]:
-    """The club's season running now (its finished night counts)."""
+    """The club's seasons: one running now (its finished night counts), a best-of-2 ranking
+    over the same months that ranks from two nights (so nobody is ranked yet), and a closed
+    one that kept its table and champions."""
     _club_members(club, alice)
     today = timezone.localdate()
     running = clubs.create_season(
@@ -146,7 +148,24 @@ def _seasons(club: Club, alice) -> dict[str, Season]:
         starts=today - datetime.timedelta(days=60),
         ends=today + datetime.timedelta(days=30),
     )
-    return {"running": running}
+    best = clubs.create_season(
+        club=club,
+        by=alice,
+        name="Лучшие два вечера",
+        starts=today - datetime.timedelta(days=60),
+        ends=today + datetime.timedelta(days=30),
+        best_nights=2,
+        min_nights=2,
+    )
+    closed = clubs.create_season(
+        club=club,
+        by=alice,
+        name="Лето",
+        starts=today - datetime.timedelta(days=90),
+        ends=today,
+    )
+    closed = clubs.close_season(season=closed, by=alice)
+    return {"running": running, "best": best, "closed": closed}
 
 
 def _tournaments(alice, club: Club) -> dict[str, Tournament]:

@@ -129,28 +129,50 @@ def cached_standing_lines(tournament: Tournament) -> list[StandingLine]:
 
 def standings_of(tournament: Tournament) -> list[Standing]:
     """The standings from every finished table, computed afresh (corrections count at once)."""
-    entrants = list(tournament.entrants.values_list("player_id", flat=True))
-    scheme = {int(size): points for size, points in tournament.points_by_place.items()}
-    return compute_standings(entrants, table_results(tournament), scheme, tournament.tie_breaks)
+    return standings_of_many([tournament])[tournament.pk]
+
+
+def standings_of_many(tournaments: Sequence[Tournament]) -> dict[int, list[Standing]]:
+    """`standings_of` each of these tournaments, by id, in a fixed number of queries however
+    many there are (a club's season reads all its nights at once)."""
+    pks = [tournament.pk for tournament in tournaments]
+    entrants: dict[int, list[int]] = {pk: [] for pk in pks}
+    for tournament_id, player_id in (
+        # In the entrants' own order (by name), as a tournament's standings read them.
+        Entrant.objects.filter(tournament__in=pks).values_list("tournament_id", "player_id")
+    ):
+        entrants[tournament_id].append(player_id)
+    results = _table_results_of(pks)
+    standings = {}
+    for tournament in tournaments:
+        scheme = {int(size): points for size, points in tournament.points_by_place.items()}
+        standings[tournament.pk] = compute_standings(
+            entrants[tournament.pk], results[tournament.pk], scheme, tournament.tie_breaks
+        )
+    return standings
 
 
 def table_results(tournament: Tournament) -> list[TableResult]:
     """Finished tables' places, totals, deals won and losses, in a fixed number of queries. A
     table with a round waiting for confirmation has not finished yet (Match.is_done)."""
+    return _table_results_of([tournament.pk])[tournament.pk]
+
+
+def _table_results_of(pks: list[int]) -> dict[int, list[TableResult]]:
     tables = list(
         Table.objects.filter(
-            round__tournament=tournament,
+            round__tournament__in=pks,
             match__status=Match.Status.FINISHED,
             match__unconfirmed_rounds=0,
         )
         .select_related("round")
-        .order_by("round__number", "number")
+        .order_by("round__tournament_id", "round__number", "number")
     )
     seats_of = finished_results(Match.objects.filter(table__in=tables))
-    results = []
+    results: dict[int, list[TableResult]] = {pk: [] for pk in pks}
     for table in tables:
         seats = seats_of[table.match_id]
-        results.append(
+        results[table.round.tournament_id].append(
             TableResult(
                 round=table.round.number,
                 places={s.player_id: s.place for s in seats},

@@ -23,7 +23,7 @@ from core.names import same_name_key
 from core.validators import name_problem, normalize_name
 from games import services as games
 from games.models import Match, Player, Seat
-from tournaments import player_lists, queries
+from tournaments import player_lists, queries, signals
 from tournaments.errors import RepeatMeetings, TournamentError
 from tournaments.models import Entrant, Table, Tournament, TournamentRound
 from tournaments.seating import repeated_pairs, seat_round
@@ -503,6 +503,8 @@ def _save(tournament: Tournament, *fields: str) -> None:
     tournament.save(update_fields=[*fields, "updated_at"])
     live.moved_all(Tournament, [tournament.pk])
     tournament.refresh_from_db(fields=["version"])
+    if {"status", "date", "points_by_place"} & set(fields):
+        signals.tournament_settled.send(sender=Tournament, tournament=tournament)
 
 
 def move_versions(tournaments: QuerySet[Tournament]) -> None:

@@ -1,15 +1,15 @@
 """What tournaments say about their entrants to the games and claims apps: their directors
 judge claims of their entrants and see the names of those who hide them, their pages show
-their names, and one tournament cannot hold the same person twice; and the signal by which apps
-built on this one add to a tournament's page."""
+their names, and one tournament cannot hold the same person twice. And the signals by which
+apps built on this one (clubs) follow a tournament and add to its pages, never imported here."""
 
 from django.db.models import Q
 from django.dispatch import Signal, receiver
 from django.utils.translation import gettext as _
 
 from claims.signals import merging_players, player_judges, players_merged
+from core import live
 from games.signals import hidden_players_seen, pages_showing_players
-from tournaments import services
 from tournaments.models import Entrant, Table, Tournament
 
 tournament_panels = Signal()
@@ -22,6 +22,17 @@ may show only what moves them."""
 def panels_of(tournament: Tournament) -> list[str]:
     """The panels the apps built on this one add to the tournament's page."""
     return [html for _, html in tournament_panels.send(Tournament, tournament=tournament) if html]
+
+
+tournament_settled = Signal()
+"""Sent by the services, inside the writing transaction, when whether a tournament counts as
+finished, or when it was played, may have changed (a round closed, the tournament finished,
+reopened, or its settings changed): `tournament`. A club's seasons count its finished nights."""
+
+projector_panels = Signal()
+"""Asked by the projector, between rounds (no round playing), what else to show beside the
+standings: `tournament`, `request`. A receiver returns a list of HTML fragments (a club's
+season table, for its nights), or an empty list."""
 
 
 @receiver(player_judges)
@@ -79,4 +90,7 @@ def one_entry_each(sender, *, guest, into, **kwargs) -> str | None:
 
 @receiver(players_merged)
 def entries_moved(sender, *, into, **kwargs) -> None:
-    services.move_versions(Tournament.objects.filter(entrants__player=into))
+    # In SQL, as services.move_versions does: the services send this module's signals, so it
+    # does not import them.
+    moved = Tournament.objects.filter(entrants__player=into).values_list("pk", flat=True)
+    live.moved_all(Tournament, list(moved.distinct()))

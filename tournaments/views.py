@@ -217,7 +217,22 @@ def projector(request: HttpRequest, pk: int) -> HttpResponse:
     page = min(max(parse_id(request.GET.get("page")) or 1, 1), pages)
     over = tournament.status == Tournament.Status.FINISHED or queries.can_finish(tournament)
     lines = context["lines"]
+    between_rounds = current is None or current.is_closed or over
     context.update(
+        # What apps built on this one show between rounds (a club's season table).
+        panels=SimpleLazyObject(
+            lambda: (
+                [
+                    panel
+                    for _receiver, answer in signals.projector_panels.send(
+                        sender=Tournament, tournament=tournament, request=request
+                    )
+                    for panel in answer or []
+                ]
+                if between_rounds
+                else []
+            )
+        ),
         page_lines=SimpleLazyObject(lambda: lines[(page - 1) * per_page : page * per_page]),
         page=page,
         pages=pages,
