@@ -8,3 +8,6 @@ class ClubsConfig(AppConfig):
 
     name = "clubs"
     verbose_name = _("Clubs and seasons")
+
+    def ready(self) -> None:
+        from clubs import receivers  # noqa: F401 - its receivers connect

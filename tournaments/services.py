@@ -235,6 +235,16 @@ def set_checked_in(*, entrant: Entrant, checked_in: bool) -> None:
         _save(tournament)
 
 
+def enter_checked_in(*, tournament: Tournament, player: Player) -> Entrant:
+    with transaction.atomic():
+        tournament = _lock(tournament)
+        joins = _next_round_number(tournament)
+        _save(tournament)
+        return Entrant.objects.create(
+            tournament=tournament, player=player, joined_round=joins, checked_in=True
+        )
+
+
 def import_entrants(*, tournament: Tournament, text: str, by, separator: str = ",") -> Added:
     """Add the players of a CSV list (`read_player_list`); nothing is added when a line is
     wrong. A name entered already, or given twice, is skipped and reported."""
