@@ -3,6 +3,8 @@ the club's defaults, the roll call). Views parse, call clubs.services, render.""
 
 from __future__ import annotations
 
+import io
+
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -63,9 +65,11 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
         and request.user.is_authenticated
         and club.join_requests.filter(user=request.user).exists()
     )
+    runs = queries.runs(club, request.user)
     context = {
         "club": club,
-        "runs": queries.runs(club, request.user),
+        "runs": runs,
+        "requests_count": club.join_requests.count() if runs else 0,
         "membership": membership,
         "asked": asked,
         "upcoming": upcoming,
@@ -214,10 +218,13 @@ def new_invitation(request: HttpRequest, slug: str) -> HttpResponse:
 def invitation_qr(request: HttpRequest, slug: str) -> HttpResponse:
     """The invitation link as a QR code (SVG): only for those who may hand the link out."""
     club = _get_club_to_run(request, slug)
-    svg = segno.make(_invitation_url(request, club), error="m").svg_inline(
-        scale=6, dark="#000", light="#fff"
+    svg = io.BytesIO()
+    # A file of its own (with its namespace, unlike an inline SVG), light modules included:
+    # shown on a dark screen it still scans.
+    segno.make(_invitation_url(request, club), error="m").save(
+        svg, kind="svg", scale=6, dark="#000", light="#fff", xmldecl=False
     )
-    response = HttpResponse(svg, content_type="image/svg+xml")
+    response = HttpResponse(svg.getvalue(), content_type="image/svg+xml")
     response["Cache-Control"] = "private, no-store"
     return response
 

@@ -130,6 +130,12 @@ def test_a_stranger_or_a_member_cannot_change_the_club(client, club, bob, carol)
     assert club.name == "Клуб «Туз»"
 
 
+def test_the_home_page_lists_my_clubs(client, alice, club):
+    client.force_login(alice)
+    page = client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert "Ваши клубы" in page and reverse("clubs:detail", args=[club.slug]) in page
+
+
 def test_an_unknown_club_is_not_found(client):
     assert client.get(reverse("clubs:detail", args=["no-such-club"])).status_code == 404
 
@@ -228,6 +234,8 @@ def test_a_request_to_join_is_accepted_by_a_director(client, alice, club, bob):
     url = reverse("clubs:request", args=[club.slug, asked.pk])
     assert client.post(url, {"decision": "accept"}).status_code == 403
     client.force_login(alice)
+    page = client.get(reverse("clubs:detail", args=[club.slug])).content.decode()
+    assert "1 request to join" in page
     assert "bob" in client.get(reverse("clubs:members", args=[club.slug])).content.decode()
     client.post(url, {"decision": "accept"})
     assert club.members.filter(player__user=bob).exists()
