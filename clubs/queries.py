@@ -116,7 +116,7 @@ def running_night(club: Club) -> Tournament | None:
 
 
 def requests_waiting(club: Club) -> QuerySet[JoinRequest]:
-    return club.join_requests.select_related("user")
+    return club.join_requests.select_related("user__player")
 
 
 @dataclass(frozen=True)

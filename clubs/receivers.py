@@ -7,8 +7,9 @@ from __future__ import annotations
 from django.dispatch import receiver
 
 from claims.signals import merging_players, players_merged
-from clubs.models import Club, Member
+from clubs.models import Club, JoinRequest, Member
 from core import live
+from games.models import Player
 from games.signals import hidden_players_seen, pages_showing_players
 from tournaments.models import Tournament, nights_directed
 
@@ -32,6 +33,13 @@ def club_directors_see_their_members(sender, *, user, **kwargs):
     """The owner and directors call the roll of their members by name (and add them to
     nights): they read the names of those who hide them."""
     return Member.objects.filter(club__in=clubs_run_by(user)).values("player_id")
+
+
+@receiver(hidden_players_seen)
+def club_directors_see_who_asks_to_join(sender, *, user, **kwargs):
+    """Asking to join shows the club's owner and directors who asks."""
+    asking = JoinRequest.objects.filter(club__in=clubs_run_by(user)).values("user_id")
+    return Player.objects.filter(user__in=asking).values("pk")
 
 
 @receiver(pages_showing_players)

@@ -419,3 +419,16 @@ def test_a_merge_refused_elsewhere_leaves_both_memberships(alice, bob, club):
         claims.decide(claim=claims.ask(guest=anna.player, by=bob), approve=True, by=alice)
     assert club.members.filter(pk=anna.pk).exists()
     assert club.members.filter(player__user=bob).exists()
+
+
+def test_the_clubs_directors_read_the_hidden_name_of_who_asks_to_join(client, alice, bob, club):
+    claims.set_private(player=Player.objects.get(user=bob), private=True, by=bob)
+    services.ask_to_join(club=club, user=bob)
+    client.force_login(alice)
+    page = client.get(reverse("clubs:members", args=[club.slug])).content.decode()
+    assert "bob" in page
+    # Accepted, he is a member whose name they still read; a stranger does not.
+    services.decide_request(join_request=JoinRequest.objects.get(), accept=True, by=alice)
+    assert "bob" in client.get(reverse("clubs:detail", args=[club.slug])).content.decode()
+    client.logout()
+    assert "bob" not in client.get(reverse("clubs:detail", args=[club.slug])).content.decode()
