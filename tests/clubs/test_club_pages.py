@@ -432,3 +432,14 @@ def test_the_clubs_directors_read_the_hidden_name_of_who_asks_to_join(client, al
     assert "bob" in client.get(reverse("clubs:detail", args=[club.slug])).content.decode()
     client.logout()
     assert "bob" not in client.get(reverse("clubs:detail", args=[club.slug])).content.decode()
+
+
+def test_choosing_a_preset_in_the_settings_fills_in_its_options(client, alice, club):
+    client.force_login(alice)
+    page = client.get(reverse("clubs:edit", args=[club.slug])).content.decode()
+    assert f'hx-get="{reverse("clubs:new")}"' in page
+    fragment = client.get(reverse("clubs:new"), {"preset": "aaow"}, HTTP_HX_REQUEST="true")
+    text = fragment.content.decode()
+    assert text.lstrip().startswith('<div id="options">') and "<html" not in text
+    classic = client.get(reverse("clubs:new"), {"preset": "classic"}, HTTP_HX_REQUEST="true")
+    assert classic.content.decode() != text  # each preset sets its own options
