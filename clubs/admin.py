@@ -1,4 +1,5 @@
-"""The admin's view of clubs: a club with its members, requests to join, seasons."""
+"""The admin's view of clubs: a club with its members, requests to join, seasons. Members
+change on the club's pages (the services lock the club and move its version)."""
 
 from django.contrib import admin
 
@@ -8,7 +9,11 @@ from clubs.models import Club, JoinRequest, Member, Season
 class MemberInline(admin.TabularInline):
     model = Member
     extra = 0
-    raw_id_fields = ["player"]
+    readonly_fields = ["player", "role", "joined_at"]
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
 
 
 @admin.register(Club)
