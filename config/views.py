@@ -76,6 +76,9 @@ NOT_DONE = {
     "tournament": gettext_lazy(
         "You have created too many tournaments in a short time: this one was not created."
     ),
+    "club": gettext_lazy(
+        "You have created too many clubs in a short time: this one was not created."
+    ),
     "move": gettext_lazy("You have made too many moves in a short time: this one was not made."),
     "deal": gettext_lazy(
         "You have started or fast-forwarded too many rounds in a short time: this was not done."
