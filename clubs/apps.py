@@ -10,4 +10,4 @@ class ClubsConfig(AppConfig):
     verbose_name = _("Clubs and seasons")
 
     def ready(self) -> None:
-        from clubs import receivers  # noqa: F401 - its receivers connect
+        from clubs import signals  # noqa: F401 - its receivers connect
