@@ -70,6 +70,7 @@ def night_initial(club: Club, today: datetime.date) -> dict:
         "match_end": club.match_end,
         "deals_per_match": club.deals_per_match,
         "final_table_size": club.final_table_size,
+        "confirm_results": club.confirm_results,
         **club.options,
     }
     for size in (4, 3, 2):

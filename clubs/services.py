@@ -191,13 +191,9 @@ def create_night(*, club: Club, by, variant: Variant, **fields) -> Tournament:
     with transaction.atomic():
         club = _lock(club)
         _check_runs(club, by)
-        return tournaments.create_tournament(
-            created_by=by,
-            club=club,
-            variant=variant,
-            confirm_results=club.confirm_results,
-            **fields,
-        )
+        # The club's choice, unless the night's form sets it itself.
+        fields.setdefault("confirm_results", club.confirm_results)
+        return tournaments.create_tournament(created_by=by, club=club, variant=variant, **fields)
 
 
 def roll_call(*, night: Tournament, player: Player, present: bool, by) -> None:
