@@ -126,8 +126,10 @@ class JoinRequest(models.Model):
     class Meta:
         ordering = ["created_at", "pk"]
         constraints = [models.UniqueConstraint(fields=["club", "user"], name="one_request_a_club")]
-        verbose_name = _("request to join")
-        verbose_name_plural = _("requests to join")
+        # Two words: the admin's permissions keep the English name ("Can add join request"),
+        # which a Russian page must not read as an untranslated sentence.
+        verbose_name = _("join request")
+        verbose_name_plural = _("join requests")
 
     def __str__(self) -> str:
         return f"{self.user} → {self.club}"

@@ -1,7 +1,9 @@
-"""What clubs add to the apps below them: a club night's awards on its tournament page and a
-player's awards on their profile; a night finished or reopened moves the club's version (its
-pages and embedded season tables follow it), and a night's projector shows the club's season
-table between rounds."""
+"""What clubs answer the apps below them: a club's owner and directors direct its nights and
+read its members' names, its page names its members, and a guest merged into a member of the
+same club leaves one membership; a club night's awards on its tournament page and a player's
+on their profile; a night finished or reopened moves the club's version (its pages and embedded
+season tables follow it), and a night's projector shows the club's season table between
+rounds."""
 
 from __future__ import annotations
 
@@ -9,12 +11,77 @@ from django.db import transaction
 from django.dispatch import receiver
 from django.template.loader import render_to_string
 
+from claims.signals import merging_players, players_merged
 from clubs import awards, seasons
-from clubs.models import Club, Season
+from clubs.models import Club, JoinRequest, Member, Season
 from core import live
+from games.models import Player
+from games.signals import hidden_players_seen, pages_showing_players
 from stats.signals import profile_panels
-from tournaments.models import Tournament
+from tournaments.models import Tournament, nights_directed
 from tournaments.signals import projector_panels, tournament_panels, tournament_settled
+
+RUNS = [Member.Role.OWNER, Member.Role.DIRECTOR]
+# Who ranks above whom when two memberships become one.
+ROLE_RANK = {Member.Role.OWNER: 3, Member.Role.DIRECTOR: 2, Member.Role.MEMBER: 1}
+
+
+def clubs_run_by(user):
+    """The ids of the clubs `user` owns or directs (a subquery)."""
+    return Member.objects.filter(player__user=user, role__in=RUNS).values("club_id")
+
+
+@receiver(nights_directed)
+def club_directors_direct_its_nights(sender, *, user, **kwargs):
+    return Tournament.objects.filter(club__in=clubs_run_by(user)).values("pk")
+
+
+@receiver(hidden_players_seen)
+def club_directors_see_their_members(sender, *, user, **kwargs):
+    """The owner and directors call the roll of their members by name (and add them to
+    nights): they read the names of those who hide them."""
+    return Member.objects.filter(club__in=clubs_run_by(user)).values("player_id")
+
+
+@receiver(hidden_players_seen)
+def club_directors_see_who_asks_to_join(sender, *, user, **kwargs):
+    """Asking to join shows the club's owner and directors who asks."""
+    asking = JoinRequest.objects.filter(club__in=clubs_run_by(user)).values("user_id")
+    return Player.objects.filter(user__in=asking).values("pk")
+
+
+@receiver(pages_showing_players)
+def clubs_showing(sender, *, players: list[int], **kwargs) -> list[tuple[type, int]]:
+    """A club's page and members page name its members."""
+    clubs = Member.objects.filter(player__in=players).values_list("club_id", flat=True)
+    return [(Club, pk) for pk in set(clubs)]
+
+
+@receiver(merging_players)
+def one_membership_each(sender, *, guest, into, **kwargs) -> None:
+    """A guest merged into a member of the same club: one membership stays, with the higher
+    of the two roles (the guest's others move with the rest of its rows)."""
+    both = Member.objects.filter(player=guest).values("club_id")
+    clubs = list(
+        Club.objects.select_for_update()
+        .filter(pk__in=Member.objects.filter(player=into, club__in=both).values("club_id"))
+        .order_by("pk")
+    )
+    for club in clubs:
+        kept = Member.objects.get(club=club, player=into)
+        gone = Member.objects.get(club=club, player=guest)
+        if ROLE_RANK[gone.role] > ROLE_RANK[kept.role]:
+            kept.role = gone.role
+            kept.save(update_fields=["role"])
+        gone.delete()
+        live.moved(club)
+    return None
+
+
+@receiver(players_merged)
+def memberships_moved(sender, *, into, **kwargs) -> None:
+    clubs = Member.objects.filter(player=into).values_list("club_id", flat=True)
+    live.moved_all(Club, list(clubs))
 
 
 @receiver(tournament_panels)

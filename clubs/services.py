@@ -12,10 +12,16 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from slugify import slugify
 
+from cards101.rules import Variant
 from clubs import queries
-from clubs.models import Club, Member, Season
+from clubs.models import Club, JoinRequest, Member, Season, new_invite_code
 from core import live
-from games.services import own_player
+from core.validators import name_problem
+from games.models import Player
+from games.services import own_player, players_for_names
+from tournaments import services as tournaments
+from tournaments.errors import TournamentError
+from tournaments.models import Entrant, Tournament
 
 # What a club's address is made of when its name has no letter a URL can keep ("101").
 FALLBACK_SLUG = "club"
@@ -26,7 +32,7 @@ class ClubError(Exception):
     """A change the club's rules refuse; its text says why, for the person who asked."""
 
 
-def create_club(*, owner, name: str) -> Club:
+def create_club(*, owner, name: str, city: str = "", description: str = "") -> Club:
     """A new club owned by `owner` (its first member), at an address made from its name, in
     Latin letters from a Cyrillic one ("Сто одно" → sto-odno), numbered when taken."""
     name = " ".join(name.split())
@@ -38,7 +44,9 @@ def create_club(*, owner, name: str) -> Club:
         while Club.objects.filter(slug=slug).exists():
             number += 1
             slug = f"{base}-{number}"
-        club = Club.objects.create(name=name, slug=slug, owner=owner)
+        club = Club.objects.create(
+            name=name, slug=slug, owner=owner, city=city, description=description
+        )
         Member.objects.create(club=club, player=own_player(owner), role=Member.Role.OWNER)
     return club
 
@@ -54,6 +62,165 @@ def add_member(*, club: Club, player, by, role: str = Member.Role.MEMBER) -> Mem
         )
         if created:
             live.moved(club)
+    return member
+
+
+def update_club(*, club: Club, by, variant: Variant, **fields) -> Club:
+    """Change the club's name, page, house rules and night defaults (the nights already
+    created keep theirs)."""
+    if not " ".join(fields.get("name", club.name).split()):
+        raise ClubError(_("A club needs a name."))
+    with transaction.atomic():
+        club = _lock(club)
+        _check_runs(club, by)
+        club.options = variant.as_dict()
+        for name, value in fields.items():
+            setattr(club, name, value)
+        live.moved(club, "options", *fields)
+    return club
+
+
+def add_members_named(*, club: Club, names: list[str], by) -> list[Member]:
+    """Members by what a director types: a guest's name (their guest of that name, the same
+    person every night), or an account's username (its player once the account counts `by`'s
+    tables, a guest standing in for it until it confirms: games.services.players_for_names)."""
+    for name in names:
+        problem = name_problem(name)
+        if problem:
+            raise ClubError(_("%(name)s: %(problem)s") % {"name": name, "problem": problem})
+    with transaction.atomic():
+        club = _lock(club)
+        _check_runs(club, by)
+        members = [
+            Member.objects.get_or_create(club=club, player=player)[0]
+            for player in players_for_names(names, added_by=by)
+        ]
+        live.moved(club)
+    return members
+
+
+def set_role(*, member: Member, role: str, by) -> Member:
+    """The owner makes a member a director, or a director a member again."""
+    if role not in (Member.Role.DIRECTOR, Member.Role.MEMBER):
+        raise ClubError(_("A member is a director or a member."))
+    with transaction.atomic():
+        club = _lock(member.club)
+        member = Member.objects.select_for_update().get(pk=member.pk, club=club)
+        if club.owner_id != by.pk:
+            raise ClubError(_("Only the club's owner names its directors."))
+        if member.role == Member.Role.OWNER:
+            raise ClubError(_("The owner stays the owner."))
+        member.role = role
+        member.save(update_fields=["role"])
+        live.moved(club)
+    return member
+
+
+def remove_member(*, member: Member, by) -> None:
+    """The owner or a director removes a member (never the owner); a member leaves
+    themselves. Their nights keep their results."""
+    with transaction.atomic():
+        club = _lock(member.club)
+        member = Member.objects.select_related("player").get(pk=member.pk, club=club)
+        if member.role == Member.Role.OWNER:
+            raise ClubError(_("The owner cannot leave the club."))
+        if member.player.user_id != by.pk:
+            _check_runs(club, by)
+        member.delete()
+        live.moved(club)
+
+
+def renew_invitation(*, club: Club, by) -> Club:
+    """A new invitation link: the old one no longer lets anyone in."""
+    with transaction.atomic():
+        club = _lock(club)
+        _check_runs(club, by)
+        club.invite_code = new_invite_code()
+        live.moved(club, "invite_code")
+    return club
+
+
+def join(*, club: Club, user, code: str) -> Member:
+    """An account joins by the club's invitation link (its code, checked here)."""
+    player = own_player(user)
+    with transaction.atomic():
+        club = _lock(club)
+        if code != club.invite_code:
+            raise ClubError(
+                _("This invitation link is no longer valid: ask the club for a new one.")
+            )
+        member = Member.objects.get_or_create(club=club, player=player)[0]
+        JoinRequest.objects.filter(club=club, user=user).delete()
+        live.moved(club)
+    return member
+
+
+def ask_to_join(*, club: Club, user, message: str = "") -> JoinRequest:
+    """An account asks to join; the owner or a director accepts or declines."""
+    with transaction.atomic():
+        club = _lock(club)
+        if club.members.filter(player__user=user).exists():
+            raise ClubError(_("You are a member of this club already."))
+        request, _created = JoinRequest.objects.get_or_create(
+            club=club, user=user, defaults={"message": message}
+        )
+        live.moved(club)
+    return request
+
+
+def decide_request(*, join_request: JoinRequest, accept: bool, by) -> Member | None:
+    """Accepted, the account becomes a member; either way the request is gone."""
+    with transaction.atomic():
+        club = _lock(join_request.club)
+        _check_runs(club, by)
+        join_request = JoinRequest.objects.select_related("user").get(pk=join_request.pk, club=club)
+        member = None
+        if accept:
+            player = own_player(join_request.user)
+            member = Member.objects.get_or_create(club=club, player=player)[0]
+        join_request.delete()
+        live.moved(club)
+    return member
+
+
+# --- nights ----------------------------------------------------------------------------------
+
+
+def create_night(*, club: Club, by, variant: Variant, **fields) -> Tournament:
+    """A night of the club, created by one of its directors, its results confirmed at the
+    tables when the club asks it."""
+    with transaction.atomic():
+        club = _lock(club)
+        _check_runs(club, by)
+        # The club's choice, unless the night's form sets it itself.
+        fields.setdefault("confirm_results", club.confirm_results)
+        return tournaments.create_tournament(created_by=by, club=club, variant=variant, **fields)
+
+
+def roll_call(*, night: Tournament, player: Player, present: bool, by) -> None:
+    """A member tapped at the night's roll call: checked in (entered first if need be), or
+    not any more."""
+    club = night.club
+    with transaction.atomic():
+        club = _lock(club)
+        _check_runs(club, by)
+        if not club.members.filter(player=player).exists():
+            raise ClubError(_("Only the club's members are on its roll call."))
+        entrant = Entrant.objects.filter(tournament=night, player=player).first()
+        try:
+            if entrant is not None:
+                tournaments.set_checked_in(entrant=entrant, checked_in=present)
+            elif present:
+                tournaments.enter_checked_in(tournament=night, player=player)
+        except TournamentError as error:
+            raise ClubError(str(error)) from None
+
+
+def add_newcomer(*, night: Tournament, name: str, by) -> Member:
+    """One line at the roll call: a guest or an account's username becomes a member of the
+    club and is checked in at the night."""
+    member = add_members_named(club=night.club, names=[name], by=by)[0]
+    roll_call(night=night, player=member.player, present=True, by=by)
     return member
 
 

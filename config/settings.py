@@ -342,6 +342,7 @@ RATE_LIMITS = env_rates(
         # minute each, plus an outbox of 30 rounds sent at once.
         "round": "600/h",
         "tournament": "10/h",  # tournaments created
+        "club": "10/h",  # clubs created
         # Playing: cards, draws and passes at played tables. A bot answers a move after 0.7 s,
         # so one person makes at most ~40 a minute at one table, flat out; 90 is one and a half
         # a second for a whole minute, and stops a script before its hundredth.

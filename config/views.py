@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_safe
 
 from claims.notices import to_confirm
+from clubs.queries import clubs_of
 from games import owners
 from games.models import Match
 from tournaments.models import Tournament
@@ -35,6 +36,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "mine": mine,
         "recent": recent,
         "tournaments": tournaments,
+        "clubs": clubs_of(request.user),
     }
     return render(request, "home.html", context)
 
@@ -73,6 +75,9 @@ NOT_DONE = {
     ),
     "tournament": gettext_lazy(
         "You have created too many tournaments in a short time: this one was not created."
+    ),
+    "club": gettext_lazy(
+        "You have created too many clubs in a short time: this one was not created."
     ),
     "move": gettext_lazy("You have made too many moves in a short time: this one was not made."),
     "deal": gettext_lazy(

@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-APPS = ("config", "core", "games", "claims", "play", "tournaments", "stats")
+APPS = ("config", "core", "games", "claims", "play", "tournaments", "stats", "clubs")
 
 
 def imported_modules(source: str) -> set[str]:
@@ -154,7 +154,7 @@ def test_no_services_module_exceeds_the_ceiling():
         for app in APPS
         for path in services_modules(app)
     }
-    assert "games/services/rounds.py" in found and "tournaments/services.py" in found
+    assert "games/services/rounds.py" in found and "tournaments/services/rounds.py" in found
     assert {path: lines for path, lines in found.items() if lines > SERVICES_CEILING} == {}
 
 

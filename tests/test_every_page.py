@@ -171,7 +171,7 @@ def _club_states(world: World) -> dict[str, list[dict]]:
         "clubs:invitation_qr": [club],
         "clubs:join": [{**club, "code": world.club.invite_code}, {**club, "code": "no-such-code"}],
         "clubs:ask": [club],
-        "clubs:request": [{**club, "request_pk": 0}],
+        "clubs:request": [{**club, "request_pk": world.join_request.pk}],
         "clubs:night_new": [club],
         "clubs:roll_call": [{**club, "pk": night.pk}],
     }

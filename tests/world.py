@@ -2,7 +2,7 @@
 before seating, mid-round and finished; a running and a finished score sheet; profiles with
 charts; live tables on your move, on a turned-up Queen, at a round's end and at the match's end,
 on your move with a clock running, out of a round only bots play on, and one you resigned from;
-a claim waiting for its judge.
+a claim waiting for its judge; lena asking to join alice's club.
 
 The cast: alice creates the score sheets and directs the tournaments, bob keeps score at
 alice's running sheet, carol plays (an account at the sheets, the tournaments and the live
@@ -23,7 +23,7 @@ from cards101.rules import PRESETS
 from claims import services as claims
 from claims.models import Claim
 from clubs import services as clubs
-from clubs.models import Club, Season
+from clubs.models import Club, JoinRequest, Season
 from games import services
 from games.models import Match, Player
 from play import services as play
@@ -48,6 +48,7 @@ class World:
     club: Club
     seasons: dict[str, Season]
     people: dict[str, Player] = field(default_factory=dict)
+    join_request: JoinRequest | None = None
 
 
 def build_world() -> World:
@@ -106,6 +107,7 @@ def build_world() -> World:
             "alice": Player.objects.get(user=alice),
             "bob": services.own_player(bob),
         },
+        join_request=clubs.ask_to_join(club=club, user=users["lena"]),
     )
 
 

@@ -101,6 +101,12 @@ class TournamentForm(RulesFormMixin, forms.ModelForm):
         self.fields["place"].validators.append(validate_text)
         self.fields["description"].validators.append(validate_multiline_text)
 
+    def table_fields(self) -> list[forms.BoundField]:
+        """The rounds and tables (templates/tournaments/_night_fields.html): the fields that
+        Meta lists from the rounds on (a club's defaults for its nights list their own)."""
+        fields = self.Meta.fields
+        return [self[name] for name in fields[fields.index("rounds_planned") :]]
+
     def tie_break_fields(self) -> list[forms.BoundField]:
         return [self[f"tie_break_{slot + 1}"] for slot in range(TIE_BREAK_SLOTS)]
 

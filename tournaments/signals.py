@@ -47,9 +47,10 @@ def directors_judge(sender, *, player_ids: list[int], **kwargs) -> list[tuple[in
 
 @receiver(hidden_players_seen)
 def directors_see_their_entrants(sender, *, user, **kwargs):
-    """A tournament's creator and directors seat, check in and score its entrants by name."""
-    directed = Q(tournament__created_by=user) | Q(tournament__directors=user)
-    return Entrant.objects.filter(directed).values("player_id")
+    """A tournament's directors (a club's, for its nights) seat, check in and score its
+    entrants by name."""
+    directed = Tournament.objects.directed_by(user).values("pk")
+    return Entrant.objects.filter(tournament__in=directed).values("player_id")
 
 
 @receiver(pages_showing_players)

@@ -46,7 +46,7 @@ from tournaments.standings import table_points
 
 
 def _get_tournament(pk: int) -> Tournament:
-    return get_object_or_404(Tournament.objects.select_related("created_by"), pk=pk)
+    return get_object_or_404(Tournament.objects.select_related("created_by", "club"), pk=pk)
 
 
 def _get_tournament_for_director(request: HttpRequest, pk: int) -> Tournament:
