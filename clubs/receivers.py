@@ -11,7 +11,7 @@ from django.db import transaction
 from django.dispatch import receiver
 from django.template.loader import render_to_string
 
-from claims.signals import merging_players, players_merged
+from claims.signals import merging_players, player_judges, players_merged
 from clubs import awards, seasons
 from clubs.models import Club, JoinRequest, Member, Season
 from core import live
@@ -34,6 +34,18 @@ def clubs_run_by(user):
 @receiver(nights_directed)
 def club_directors_direct_its_nights(sender, *, user, **kwargs):
     return Tournament.objects.filter(club__in=clubs_run_by(user)).values("pk")
+
+
+@receiver(player_judges)
+def club_directors_judge(sender, *, player_ids: list[int], **kwargs) -> list[tuple[int, int]]:
+    """A club's owner and directors keep its guest members, and decide who claims one."""
+    return list(
+        Member.objects.filter(
+            player_id__in=player_ids,
+            club__members__role__in=RUNS,
+            club__members__player__user__isnull=False,
+        ).values_list("player_id", "club__members__player__user_id")
+    )
 
 
 @receiver(hidden_players_seen)

@@ -6,11 +6,13 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from claims import queries as claim_queries
 from claims import services as claims
 from claims.services import NotAllowed
 from clubs import queries, services
 from clubs.models import Club, JoinRequest, Member
 from games.models import Player
+from games.services import own_player
 from tests.conftest import counts_tables_of, make_match, play_out, rules_form_data
 from tests.tournaments.conftest import make_tournament
 from tournaments import services as tournaments
@@ -443,3 +445,17 @@ def test_choosing_a_preset_in_the_settings_fills_in_its_options(client, alice, c
     assert text.lstrip().startswith('<div id="options">') and "<html" not in text
     classic = client.get(reverse("clubs:new"), {"preset": "classic"}, HTTP_HX_REQUEST="true")
     assert classic.content.decode() != text  # each preset sets its own options
+
+
+def test_the_clubs_directors_decide_who_claims_a_guest_member(alice, bob, carol, club):
+    """The owner and directors keep the club's guests: they judge a claim of one; a plain
+    member does not."""
+    services.add_members_named(club=club, names=["Вера"], by=alice)
+    services.add_member(club=club, player=own_player(carol), by=alice)
+    director = services.add_member(club=club, player=own_player(bob), by=alice)
+    services.set_role(member=director, role=Member.Role.DIRECTOR, by=alice)
+    guest = member_named(club, "Вера").player
+
+    judged = claim_queries.judges(guest)
+
+    assert {alice.pk, bob.pk} <= judged and carol.pk not in judged
