@@ -9,6 +9,8 @@ from django.urls import reverse
 
 from cards101.rules import PRESETS, score_match
 from config.management.commands.demo import CLAIMANT, DEMO_PASSWORD, DEMO_USERNAME, PLAYED
+from clubs.models import Club
+from clubs.queries import season_nights, season_table
 from games.models import Match, Player
 from games.queries import round_outcomes
 from stats.models import Rating
@@ -27,7 +29,15 @@ def test_the_demo_loads_matches_a_tournament_bot_games_and_months_of_history(cli
     assert DEMO_USERNAME in demo()
     assert client.login(username=DEMO_USERNAME, password=DEMO_PASSWORD)
     assert Match.objects.casual().filter(status=Match.Status.RUNNING).count() == 1
-    assert Tournament.objects.filter(created_by__username=DEMO_USERNAME).count() == 1
+    nights = Tournament.objects.filter(created_by__username=DEMO_USERNAME)
+    assert nights.filter(status=Tournament.Status.RUNNING).count() == 1
+    # The demo's club: its season counts two finished nights, and tonight's belongs to it.
+    club = Club.objects.get(owner__username=DEMO_USERNAME)
+    assert club.slug == "klub-sto-odno"
+    assert set(nights.values_list("club", flat=True)) == {club.pk}
+    season = club.seasons.get()
+    assert len(season_nights(season)) == 2
+    assert len(season_table(season)) >= 8
     played = Match.objects.filter(kind=Match.Kind.ONLINE)
     assert played.count() == sum(matches for _, _, matches in PLAYED)
 

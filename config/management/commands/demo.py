@@ -20,6 +20,8 @@ from cards101.bots import make_bot
 from cards101.engine import Game
 from cards101.rules import PRESETS, deck, must_cover
 from claims import services as claims
+from clubs import services as clubs
+from clubs.models import Club
 from games import services
 from games.models import Match, Player
 from tournaments import services as tournaments
@@ -107,8 +109,11 @@ class Command(BaseCommand):
                 self._create_matches(user)
         if not Match.objects.casual().filter(created_by=user).exists():
             self._create_matches(user)
-        if not Tournament.objects.filter(created_by=user).exists():
-            self._create_tournament(user)
+        club = Club.objects.filter(owner=user).first()
+        if club is None:
+            club = self._create_club(user)
+        if not Tournament.objects.filter(created_by=user, status="running").exists():
+            self._create_tournament(user, club)
         if not Match.objects.filter(created_by=user, kind=Match.Kind.ONLINE).exists():
             self._play_on_the_site()
         if Match.objects.filter(created_by=user, finished_at__lt=_history_end()).count() < 10:
@@ -197,10 +202,55 @@ class Command(BaseCommand):
             )
             services.store_history(match=match, rounds=rounds, finished_at=when, by=user)
 
-    def _create_tournament(self, user) -> None:
+    def _create_club(self, user) -> Club:
+        """The demo user's club: its regulars as members, a season running since two months
+        ago, and two finished nights in it (the season's table and awards have something to
+        show)."""
+        club = clubs.create_club(owner=user, name="Клуб «Сто одно»", city="Тверь")
+        clubs.add_members_named(club=club, names=TOURNAMENT_PLAYERS[:8], by=user)
+        today = timezone.localdate()
+        clubs.create_season(
+            club=club,
+            by=user,
+            name="Осень",
+            starts=today - datetime.timedelta(days=60),
+            ends=today + datetime.timedelta(days=30),
+        )
+        random = Random(7)
+        for weeks_ago in (2, 1):
+            night = tournaments.create_tournament(
+                created_by=user,
+                club=club,
+                variant=PRESETS[club.preset],
+                name=f"Пятница, {weeks_ago} нед. назад" if weeks_ago > 1 else "Прошлая пятница",
+                date=today - datetime.timedelta(weeks=weeks_ago),
+                place=club.name,
+                preset=club.preset,
+                rounds_planned=2,
+                table_size=4,
+                match_end="deals",
+                deals_per_match=3,
+                points_by_place=club.points_by_place,
+                tie_breaks=club.tie_breaks,
+            )
+            tournaments.add_entrants(
+                tournament=night,
+                names=random.sample(TOURNAMENT_PLAYERS, 8),
+                by=user,
+                checked_in=True,
+            )
+            for _ in range(2):
+                round_ = tournaments.seat_next_round(tournament=night, by=user)
+                for table in round_.tables.select_related("match"):
+                    _play(table.match, user, random, deals=3)
+                tournaments.close_round(round_=round_, by=user)  # the last one finishes it
+        return club
+
+    def _create_tournament(self, user, club: Club) -> None:
         """A club evening: 10 players, round 1 played and closed, round 2 under way."""
         tournament = tournaments.create_tournament(
             created_by=user,
+            club=club,
             variant=PRESETS["classic"],
             name="Friday club night",
             date=timezone.localdate(),
