@@ -8,9 +8,9 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from cards101.rules import PRESETS, score_match
-from config.management.commands.demo import CLAIMANT, DEMO_PASSWORD, DEMO_USERNAME, PLAYED
 from clubs.models import Club
 from clubs.queries import season_nights, season_table
+from config.management.commands.demo import CLAIMANT, DEMO_PASSWORD, DEMO_USERNAME, PLAYED
 from games.models import Match, Player
 from games.queries import round_outcomes
 from stats.models import Rating
