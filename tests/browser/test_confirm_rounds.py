@@ -2,6 +2,7 @@
 at the same table, confirms it on hers."""
 
 import pytest
+from django.test import Client
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import in_both_languages, new_context
@@ -19,7 +20,6 @@ def test_alice_enters_a_round_and_carol_confirms_it_on_her_own_phone(
     problems: list[str],
     browser: Browser,
     live_server,
-    client,
     alice,
     bob,
     carol,
@@ -48,10 +48,12 @@ def test_alice_enters_a_round_and_carol_confirms_it_on_her_own_phone(
         0
     )
 
-    # carol, on her own phone.
-    client.force_login(carol)
+    # carol, on her own phone (a session of her own: logging her in on alice's would end
+    # alice's).
+    hers_client = Client()
+    hers_client.force_login(carol)
     phone = new_context(browser, live_server, language)
-    cookie = client.cookies["sessionid"]
+    cookie = hers_client.cookies["sessionid"]
     phone.add_cookies([{"name": "sessionid", "value": cookie.value, "url": live_server.url}])
     try:
         hers = phone.new_page()
@@ -65,9 +67,11 @@ def test_alice_enters_a_round_and_carol_confirms_it_on_her_own_phone(
     finally:
         phone.close()
 
-    # alice's sheet follows (the match's version moved): confirmed by carol.
+    # alice's sheet follows (the match's version moved): confirmed by carol, and alice is
+    # still signed in on her phone.
     page.reload()
     expect(page.get_by_role("img", name=waits)).to_have_count(0)
+    expect(page.locator("#round-form")).to_be_visible()
     match.refresh_from_db()
     assert match.rounds.get().confirmed_by == carol
     assert problems == []
