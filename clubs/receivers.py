@@ -91,9 +91,21 @@ def one_membership_each(sender, *, guest, into, **kwargs) -> None:
 
 
 @receiver(players_merged)
-def memberships_moved(sender, *, into, **kwargs) -> None:
-    clubs = Member.objects.filter(player=into).values_list("club_id", flat=True)
-    live.moved_all(Club, list(clubs))
+def memberships_moved(sender, *, guest_id: int, into, **kwargs) -> None:
+    """The clubs of the merged player move; a closed season's kept table names the account
+    where it named the guest (the name kept as it was)."""
+    clubs = set(Member.objects.filter(player=into).values_list("club_id", flat=True))
+    # Closed seasons are few (a club closes a handful a year): read, not searched in JSON,
+    # which SQLite cannot.
+    for season in Season.objects.filter(closed_at__isnull=False).select_for_update():
+        rows = season.final_table["rows"]
+        if any(row["player"] == guest_id for row in rows):
+            for row in rows:
+                if row["player"] == guest_id:
+                    row["player"] = into.pk
+            season.save(update_fields=["final_table"])
+            clubs.add(season.club_id)
+    live.moved_all(Club, sorted(clubs))
 
 
 @receiver(tournament_panels)

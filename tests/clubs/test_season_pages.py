@@ -9,6 +9,7 @@ from fractions import Fraction
 import pytest
 from django.urls import reverse
 
+from claims import services as claims
 from clubs import queries, services
 from clubs.models import Club, Season
 from clubs.seasons import NightLine, rank_season
@@ -264,6 +265,21 @@ def test_a_closed_season_keeps_its_table_and_champions_until_reopened(
     autumn.refresh_from_db()
     assert autumn.final_table is None
     assert queries.season_table(autumn) != before
+
+
+def test_a_closed_seasons_table_names_the_account_a_guest_in_it_became(
+    alice, carol, autumn, nights
+):
+    services.close_season(season=autumn, by=alice)
+    kept = {row.player_id: row for row in queries.season_table(autumn)}
+    vera = Player.objects.get(name="Вера", pk__in=kept)
+
+    claims.decide(claim=claims.ask(guest=vera, by=carol), approve=True, by=alice)
+
+    autumn.refresh_from_db()
+    now = {row.player_id: row for row in queries.season_table(autumn)}
+    carols = Player.objects.get(user=carol).pk
+    assert vera.pk not in now and now[carols].points == kept[vera.pk].points
 
 
 # --- shared and shown elsewhere ------------------------------------------------------------------
