@@ -188,12 +188,10 @@ def decide_request(*, join_request: JoinRequest, accept: bool, by) -> Member | N
 
 def create_night(*, club: Club, by, variant: Variant, **fields) -> Tournament:
     """A night of the club, created by one of its directors, its results confirmed at the
-    tables when the club asks it."""
+    tables when the club asks it (unless the night's form says otherwise)."""
     with transaction.atomic():
         club = _lock(club)
         _check_runs(club, by)
-        # The club's choice, unless the night's form sets it itself.
-        fields.setdefault("confirm_results", club.confirm_results)
         return tournaments.create_tournament(created_by=by, club=club, variant=variant, **fields)
 
 

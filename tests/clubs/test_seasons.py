@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import pytest
 
+from cards101.rules import PRESETS
 from clubs import queries, services
 from clubs.models import Member
 from games.models import Player
@@ -138,3 +139,21 @@ def test_a_season_of_best_nights_counts_each_players_best(alice):
     # fewer (every night's points are shared by the same four).
     assert sum(row[0] for row in league_rows.values()) == 12
     assert sum(row[0] for row in best_rows.values()) < 12
+
+
+@pytest.mark.django_db
+def test_a_clubs_night_asks_for_confirmed_results_unless_told_otherwise(alice):
+    club = services.create_club(owner=alice, name="Туз")
+    fields = {
+        "created_by": alice,
+        "variant": PRESETS["classic"],
+        "name": "Пятница",
+        "date": datetime.date(2026, 11, 27),
+        "preset": "classic",
+        "points_by_place": club.points_by_place,
+    }
+    assert tournaments.create_tournament(club=club, **fields).confirm_results
+    assert not tournaments.create_tournament(
+        club=club, confirm_results=False, **fields
+    ).confirm_results
+    assert not tournaments.create_tournament(**fields).confirm_results

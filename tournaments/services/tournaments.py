@@ -18,6 +18,11 @@ from tournaments.models import Tournament, TournamentRound
 
 
 def create_tournament(*, created_by, variant: Variant, **fields) -> Tournament:
+    """A new tournament; a club's night (`club=`) asks a second player to confirm each round
+    when the club does (its `confirm_results`, on by default), unless told otherwise."""
+    club = fields.get("club")
+    if club is not None:
+        fields.setdefault("confirm_results", club.confirm_results)
     return Tournament.objects.create(created_by=created_by, options=variant.as_dict(), **fields)
 
 
