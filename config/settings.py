@@ -117,6 +117,7 @@ INSTALLED_APPS = [
     "tournaments",
     "stats",
     "clubs",
+    "notify",
 ]
 
 MIDDLEWARE = [

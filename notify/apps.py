@@ -1,0 +1,15 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class NotifyConfig(AppConfig):
+    """Telling people what waits for them when they are not looking at the page: by e-mail,
+    Telegram and web push. Built on the apps it tells about, which never import it: it hears
+    their signals."""
+
+    name = "notify"
+    verbose_name = _("Notifications")
+
+    def ready(self) -> None:
+        from notify import receivers  # noqa: F401 - its receivers connect
+        # Each channel registers itself (notify.channels.CHANNELS), one import a line.
