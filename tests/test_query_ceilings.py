@@ -156,9 +156,9 @@ def test_statistics_pages_cost_a_fixed_number_of_queries(
 
 # Signed in (session, user), whether anyone hides their name (read once until a name changes),
 # the claim panel: the viewer's own claim, their player and whether they met the guest, the
-# guest's judges (its tournaments' creators and directors), the claims waiting for a judge, who
-# decides them (their players); and the top bar's count.
-GUEST_PROFILE_SIGNED_IN = PROFILE + 2 + 1 + 7 + WAITING_WITH_CLAIMS
+# guest's judges (its tournaments' creators and directors, its clubs' owners and directors),
+# the claims waiting for a judge, who decides them (their players); and the top bar's count.
+GUEST_PROFILE_SIGNED_IN = PROFILE + 2 + 1 + 9 + WAITING_WITH_CLAIMS
 
 
 @pytest.mark.parametrize("matches", [3, 12])
@@ -175,8 +175,9 @@ def test_a_guests_profile_for_a_signed_in_judge_costs_a_fixed_number_of_queries(
 
 
 # Session, account, the pending claims and links, the judges of the claims' guests (their
-# tournaments' creators and directors), the account's history (the top bar's count is the page's).
-CLAIMS_PAGE = 2 + 1 + 2 + 1
+# tournaments' creators and directors, their clubs' owners and directors), the account's
+# history (the top bar's count is the page's).
+CLAIMS_PAGE = 2 + 1 + 3 + 1
 
 
 @pytest.mark.parametrize("guests", [1, 6])
