@@ -159,8 +159,8 @@ class TelegramToken(models.Model):
     expires_at = models.DateTimeField(db_index=True)
 
     class Meta:
-        verbose_name = _("Telegram link token")
-        verbose_name_plural = _("Telegram link tokens")
+        verbose_name = _("Telegram token")
+        verbose_name_plural = _("Telegram tokens")
 
     def __str__(self) -> str:
         return f"{self.user} until {self.expires_at:%Y-%m-%d %H:%M}"

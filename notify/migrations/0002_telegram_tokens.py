@@ -23,8 +23,8 @@ class Migration(migrations.Migration):
                 ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='telegram_tokens', to=settings.AUTH_USER_MODEL)),
             ],
             options={
-                'verbose_name': 'Telegram link token',
-                'verbose_name_plural': 'Telegram link tokens',
+                'verbose_name': 'Telegram token',
+                'verbose_name_plural': 'Telegram tokens',
             },
         ),
     ]
