@@ -257,8 +257,8 @@ def test_the_unlink_button_unlinks_and_goes_back(api, alice_client, alice):
     response = alice_client.post(reverse("telegram:unlink"), {"next": "/notify/?tab=1"})
     assert response.status_code == 302 and response.headers["Location"] == "/notify/?tab=1"
     assert not TelegramLink.objects.exists()
-    page = alice_client.get("/notify/?tab=1", follow=False)
-    assert page.status_code == 404  # the core's page is not here; the message waits for it
+    home = alice_client.get("/")
+    assert "Telegram is unlinked: no more notifications go there." in home.content.decode()
     response = alice_client.post(reverse("telegram:unlink"), {"next": "https://evil.example/"})
     assert response.headers["Location"] == "/"
 
@@ -298,6 +298,20 @@ def test_polling_answers_the_updates_and_asks_from_the_next(api, alice):
     assert not TelegramLink.objects.exists()
     asked = [params for method, params in api.calls if method == "getUpdates"]
     assert asked[-1]["offset"] == "41"
+
+
+def test_a_reply_that_fails_still_links_and_the_update_is_taken(api, alice, client):
+    too_many = {"ok": False, "error_code": 429, "description": "Too Many Requests"}
+    api.answers["sendMessage"] = [(429, too_many | {"parameters": {"retry_after": 3}})]
+    response = post_update(client, update(ALICE_CHAT, f"/start {_token_for(alice)}"))
+    assert response.status_code == 200  # Telegram would otherwise send it again
+    assert TelegramLink.objects.get().user == alice
+
+
+def test_polling_with_telegram_away_says_so(api):
+    api.answers["deleteWebhook"] = [(502, "<html>Bad Gateway</html>")]
+    with pytest.raises(CommandError, match="502"):
+        call_command("telegram_poll", "--once")
 
 
 def test_the_webhook_command_tells_telegram_the_address_and_secret(api):
