@@ -386,6 +386,11 @@ RATE_LIMITS = env_rates(
         "display": "30/h",
         # A club's seasons created, edited, closed or reopened: a few a year.
         "season": "60/h",
+        # Telegram linked or unlinked from the account page: a few times, ever.
+        "telegram": "30/h",
+        # Updates Telegram posts to the webhook (per address: Telegram's servers): each is a
+        # person writing to the bot (/start, /stop), a handful a minute even on a club night.
+        "telegram_update": "600/m",
     },
 )
 RATELIMIT_VIEW = "config.views.rate_limited"
@@ -409,6 +414,15 @@ else:
     MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "101 <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
+# Telegram (notify/channels/telegram.py, README "Telegram"): without a token the channel is off.
+# The API's address is a setting so that the tests talk to a fake Bot API on 127.0.0.1.
+TELEGRAM_BOT_TOKEN = os.environ.get("DJANGO_TELEGRAM_BOT_TOKEN", "")
+TELEGRAM_BOT_USERNAME = os.environ.get("DJANGO_TELEGRAM_BOT_USERNAME", "").lstrip("@")
+TELEGRAM_API_URL = os.environ.get("DJANGO_TELEGRAM_API_URL", "https://api.telegram.org").rstrip("/")
+# The webhook's path part and the secret Telegram sends back in a header; empty: no webhook
+# (updates are polled with `manage.py telegram_poll`).
+TELEGRAM_WEBHOOK_SECRET = os.environ.get("DJANGO_TELEGRAM_WEBHOOK_SECRET", "")
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("ru", _("Russian"))]

@@ -144,3 +144,23 @@ class PushSubscription(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: {self.endpoint[:40]}"
+
+
+class TelegramToken(models.Model):
+    """A one-time deep link's token (`t.me/<bot>?start=<token>`), kept as its SHA-256 only: it
+    links the chat that sends it within its minutes to the person who asked for it, once."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="telegram_tokens"
+    )
+    digest = models.CharField(max_length=64, unique=True)
+    # The page's language when it was asked for: the bot answers /start in it.
+    language = models.CharField(max_length=10, blank=True)
+    expires_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        verbose_name = _("Telegram token")
+        verbose_name_plural = _("Telegram tokens")
+
+    def __str__(self) -> str:
+        return f"{self.user} until {self.expires_at:%Y-%m-%d %H:%M}"

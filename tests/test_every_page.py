@@ -147,6 +147,8 @@ def states(world: World) -> dict[str, list[dict]]:
         **_club_states(world),
         # --- seasons (clubs.season_views) ---
         **_season_states(world),
+        # Posts only, with the secret of settings.TELEGRAM_WEBHOOK_SECRET (none in the tests).
+        "telegram:webhook": [{"secret": "no-such-secret"}],
         "stats:player_csv": profiles,
         "stats:player_json": profiles,
         "stats:profile": profiles,

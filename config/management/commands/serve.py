@@ -1,5 +1,6 @@
 """Serve the site as `make run` does: the ASGI app (uvicorn; the live pages' event streams
-need it) and, beside it, the play worker (bots, timers and next deals move with nobody looking).
+need it) and, beside it, the play worker (bots, timers and next deals move with nobody looking)
+and, when a Telegram bot is set up without a webhook, its poller (notify's telegram_poll).
 
     python manage.py serve [--port 8000] [--host 127.0.0.1] [--reload]
 
@@ -34,6 +35,15 @@ class Command(BaseCommand):
         worker = subprocess.Popen(
             [sys.executable, "manage.py", "play_worker"], cwd=settings.BASE_DIR
         )
+        helpers = [worker]
+        # A bot set up with no webhook hears its people by polling (README "Telegram").
+        bot = settings.TELEGRAM_BOT_TOKEN and settings.TELEGRAM_BOT_USERNAME
+        if bot and not settings.TELEGRAM_WEBHOOK_SECRET:
+            helpers.append(
+                subprocess.Popen(
+                    [sys.executable, "manage.py", "telegram_poll"], cwd=settings.BASE_DIR
+                )
+            )
         try:
             address = f"http://{host}:{port}"
             self.stdout.write(
@@ -53,11 +63,13 @@ class Command(BaseCommand):
                 timeout_graceful_shutdown=2,
             )
         finally:
-            worker.terminate()
-            try:
-                worker.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                worker.kill()
+            for helper in helpers:
+                helper.terminate()
+            for helper in helpers:
+                try:
+                    helper.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    helper.kill()
 
 
 def _code_dirs() -> list[str]:

@@ -1,0 +1,48 @@
+"""Receive what people write to the Telegram bot (/start <token>, /stop) by polling Telegram
+(getUpdates), for a site with no public address a webhook could reach (README "Telegram").
+
+    python manage.py telegram_poll [--once]
+
+`manage.py serve` starts it when a bot is set up and no webhook secret is. It removes a
+webhook that was set: Telegram gives updates one way at a time."""
+
+from __future__ import annotations
+
+import time
+
+from django.core.management.base import BaseCommand, CommandError
+from telebot import apihelper
+
+from notify.channels import TryLater, telegram
+
+
+class Command(BaseCommand):
+    help = "Poll Telegram for the bot's updates and answer them."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--once", action="store_true", help="One poll, then stop.")
+        parser.add_argument(
+            "--wait", type=int, default=25, help="Seconds each long poll waits for updates."
+        )
+
+    def handle(self, *args, once: bool, wait: int, **options) -> None:
+        if not telegram.configured():
+            raise CommandError(
+                "Telegram is not set up: set DJANGO_TELEGRAM_BOT_TOKEN and "
+                "DJANGO_TELEGRAM_BOT_USERNAME."
+            )
+        offset = None
+        webhook_removed = False
+        while True:
+            try:
+                if not webhook_removed:
+                    telegram.call(apihelper.delete_webhook, timeout=telegram.TIMEOUT)
+                    webhook_removed = True
+                offset = telegram.poll(offset, wait=wait)
+            except TryLater as error:
+                if once:
+                    raise CommandError(str(error)) from error
+                self.stderr.write(f"Telegram: {error}; trying again")
+                time.sleep(error.after or 5)
+            if once:
+                return

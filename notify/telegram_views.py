@@ -1,0 +1,76 @@
+"""The Telegram channel's pages: "Link Telegram" and "Unlink" on the account's Notifications
+page, and the webhook Telegram posts the bot's updates to (README "Telegram")."""
+
+from __future__ import annotations
+
+import json
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import redirect
+from django.utils import translation
+from django.utils.crypto import constant_time_compare
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST
+
+from core.limits import limit
+from notify import telegram_links
+from notify.channels import telegram
+
+
+def _back(request: HttpRequest) -> HttpResponse:
+    """Back to the page the button was on (the Notifications page), never elsewhere."""
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        back = "/"
+    return redirect(back)
+
+
+@login_required
+@require_POST
+@limit("telegram")
+def link(request: HttpRequest) -> HttpResponse:
+    """A fresh one-time deep link, and straight to it: Telegram opens the bot, the person taps
+    Start, and the bot hears /start <token>."""
+    if not telegram.configured():
+        raise Http404("Telegram is not set up")
+    token = telegram_links.new_token(user=request.user, language=translation.get_language())
+    return redirect(telegram.deep_link(token))
+
+
+@login_required
+@require_POST
+@limit("telegram")
+def unlink(request: HttpRequest) -> HttpResponse:
+    if telegram_links.unlink(user=request.user):
+        messages.success(request, _("Telegram is unlinked: no more notifications go there."))
+    return _back(request)
+
+
+@csrf_exempt  # Telegram posts without a session; the secret (path and header) stands for it
+@require_POST
+@limit("telegram_update")
+def webhook(request: HttpRequest, secret: str) -> HttpResponse:
+    expected = settings.TELEGRAM_WEBHOOK_SECRET
+    header = request.headers.get("X-Telegram-Bot-Api-Secret-Token", "")
+    if not (
+        expected
+        and telegram.configured()
+        and constant_time_compare(secret, expected)
+        and constant_time_compare(header, expected)
+    ):
+        raise Http404
+    try:
+        update = json.loads(request.body)
+    except ValueError:
+        return HttpResponseBadRequest()
+    if not isinstance(update, dict):
+        return HttpResponseBadRequest()
+    telegram.answer(update)
+    return HttpResponse()

@@ -1,0 +1,496 @@
+"""The Telegram channel (issue 27, point 1): linking a chat by a one-time deep link (/start
+<token>, heard by the webhook or by polling), unlinking it (/stop, the button), messages sent
+within Telegram's limits and its errors read right. Telegram is not reachable from here: the
+tests talk to a fake Bot API, a small HTTP server on 127.0.0.1 (DJANGO_TELEGRAM_API_URL)."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from datetime import timedelta
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qsl, urlsplit
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.template.loader import render_to_string
+from django.test import RequestFactory
+from django.urls import reverse
+from django.utils import timezone, translation
+
+from notify import telegram_links
+from notify.channels import CHANNELS, GiveUp, TryLater, telegram
+from notify.models import Kind, Notification, TelegramLink, TelegramToken
+
+pytestmark = pytest.mark.django_db
+
+TOKEN = "123456:TEST-token"
+BOT = "sto_odno_test_bot"
+SECRET = "webhook-secret-42"
+ALICE_CHAT, BOB_CHAT = 5550001, 5550002
+
+
+class FakeBotApi(ThreadingHTTPServer):
+    """Answers /bot<token>/<method> as the Bot API does, records every call, and answers a
+    method with what the test put in `answers[method]` (status, JSON) first, once each."""
+
+    def __init__(self) -> None:
+        super().__init__(("127.0.0.1", 0), FakeHandler)
+        self.calls: list[tuple[str, dict]] = []
+        self.answers: dict[str, list[tuple[int, object]]] = {}
+        self.updates: list[dict] = []
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}"
+
+    def sent(self) -> list[dict]:
+        return [params for method, params in self.calls if method == "sendMessage"]
+
+    def answer(self, method: str, params: dict) -> tuple[int, object]:
+        if self.answers.get(method):
+            return self.answers[method].pop(0)
+        if method == "getUpdates":
+            offset = int(params.get("offset", 0))
+            return 200, {
+                "ok": True,
+                "result": [u for u in self.updates if u["update_id"] >= offset],
+            }
+        if method == "sendMessage":
+            chat = {"id": int(params["chat_id"]), "type": "private"}
+            message = {"message_id": len(self.calls), "date": 0, "chat": chat, "text": "…"}
+            return 200, {"ok": True, "result": message}
+        return 200, {"ok": True, "result": True}
+
+
+class FakeHandler(BaseHTTPRequestHandler):
+    server: FakeBotApi
+
+    def do_GET(self) -> None:
+        self.reply()
+
+    def do_POST(self) -> None:
+        self.reply()
+
+    def reply(self) -> None:
+        parts = urlsplit(self.path)
+        token, method = parts.path.removeprefix("/bot").split("/", 1)
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length).decode()
+        params = dict(parse_qsl(parts.query)) | dict(parse_qsl(body))
+        if token != TOKEN:
+            status, answer = 401, {"ok": False, "error_code": 401, "description": "Unauthorized"}
+        else:
+            self.server.calls.append((method, params))
+            status, answer = self.server.answer(method, params)
+        data = answer.encode() if isinstance(answer, str) else json.dumps(answer).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+class PaceClock:
+    """The rate limiter's clock: its waits move it instead of taking real seconds."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+        self.slept: list[float] = []
+
+    def time(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+        self.now += seconds
+
+
+@pytest.fixture
+def api(settings, monkeypatch) -> Iterator[FakeBotApi]:
+    server = FakeBotApi()
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    settings.TELEGRAM_API_URL = server.url
+    settings.TELEGRAM_BOT_TOKEN = TOKEN
+    settings.TELEGRAM_BOT_USERNAME = BOT
+    settings.TELEGRAM_WEBHOOK_SECRET = SECRET
+    clock = PaceClock()
+    monkeypatch.setattr(telegram, "PACE", telegram.Pace(clock=clock.time, sleep=clock.sleep))
+    yield server
+    server.shutdown()
+    server.server_close()
+
+
+def update(chat_id: int, text: str, *, language: str = "en", number: int = 1) -> dict:
+    person = {"id": chat_id, "is_bot": False, "first_name": "A", "language_code": language}
+    chat = {"id": chat_id, "type": "private", "first_name": "A"}
+    message = {"message_id": number, "date": 0, "chat": chat, "from": person, "text": text}
+    return {"update_id": number, "message": message}
+
+
+def post_update(client, body: dict, *, secret: str = SECRET, header: str = SECRET):
+    return client.post(
+        reverse("telegram:webhook", kwargs={"secret": secret}),
+        data=json.dumps(body),
+        content_type="application/json",
+        headers={"X-Telegram-Bot-Api-Secret-Token": header},
+    )
+
+
+def deep_link_token(client, *, language: str = "en") -> str:
+    """What alice's "Link Telegram" button gives her: the token of the deep link."""
+    response = client.post(reverse("telegram:link"), headers={"Accept-Language": language})
+    location = response.headers["Location"]
+    assert location.startswith(f"https://t.me/{BOT}?start=")
+    return location.split("?start=", 1)[1]
+
+
+@pytest.fixture
+def alice_client(client, alice):
+    client.force_login(alice)
+    return client
+
+
+def notification_for(user) -> Notification:
+    return Notification.objects.create(user=user, kind=Kind.TEST, key="test:1")
+
+
+# --- linking ----------------------------------------------------------------------------------
+
+
+def test_the_channel_registers_itself_under_its_name():
+    assert isinstance(CHANNELS["telegram"], telegram.TelegramChannel)
+
+
+def test_the_link_button_opens_the_bot_with_a_one_time_token(api, alice_client, alice):
+    token = deep_link_token(alice_client)
+    assert len(token) >= 32 and set(token) <= set(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
+    )
+    stored = TelegramToken.objects.get(user=alice)
+    assert stored.digest != token  # only its digest is kept
+    assert stored.expires_at > timezone.now() + timedelta(minutes=14)
+
+
+def test_start_with_the_token_links_the_chat_and_answers_in_the_pages_language(
+    api, alice_client, alice, client
+):
+    token = deep_link_token(alice_client, language="ru")
+    response = post_update(client, update(ALICE_CHAT, f"/start {token}", language="en"))
+    assert response.status_code == 200
+    assert TelegramLink.objects.get(user=alice).chat_id == ALICE_CHAT
+    [reply] = api.sent()
+    assert int(reply["chat_id"]) == ALICE_CHAT
+    assert "Готово: этот чат привязан к вашей учётной записи" in reply["text"]
+    assert telegram.TelegramChannel().linked(alice)
+
+
+def test_a_token_links_only_once(api, alice_client, alice, client):
+    token = deep_link_token(alice_client)
+    post_update(client, update(ALICE_CHAT, f"/start {token}"))
+    post_update(client, update(BOB_CHAT, f"/start {token}", number=2))
+    assert list(TelegramLink.objects.values_list("chat_id", flat=True)) == [ALICE_CHAT]
+    assert "has already been used or has expired" in api.sent()[-1]["text"]
+    assert int(api.sent()[-1]["chat_id"]) == BOB_CHAT
+
+
+def test_an_expired_token_links_nothing(api, alice_client, client):
+    token = deep_link_token(alice_client)
+    TelegramToken.objects.update(expires_at=timezone.now() - timedelta(seconds=1))
+    post_update(client, update(ALICE_CHAT, f"/start {token}", language="ru"))
+    assert not TelegramLink.objects.exists()
+    assert "Эта ссылка уже использована или устарела" in api.sent()[-1]["text"]
+
+
+def test_a_wrong_token_links_nothing(api, alice_client, client):
+    deep_link_token(alice_client)
+    post_update(client, update(ALICE_CHAT, "/start not-the-token"))
+    assert not TelegramLink.objects.exists()
+    assert TelegramToken.objects.count() == 1  # alice's own link still works
+
+
+def test_a_new_link_makes_the_earlier_one_worthless(api, alice_client, alice, client):
+    first = deep_link_token(alice_client)
+    second = deep_link_token(alice_client)
+    post_update(client, update(ALICE_CHAT, f"/start {first}"))
+    assert not TelegramLink.objects.exists()
+    post_update(client, update(ALICE_CHAT, f"/start {second}", number=2))
+    assert TelegramLink.objects.get().user == alice
+
+
+def test_a_chat_linked_again_moves_to_the_new_account(api, alice, bob):
+    telegram_links.link_chat(token=_token_for(alice), chat_id=ALICE_CHAT)
+    telegram_links.link_chat(token=_token_for(bob), chat_id=ALICE_CHAT)
+    assert [link.user for link in TelegramLink.objects.all()] == [bob]
+
+
+def _token_for(user) -> str:
+    return telegram_links.new_token(user=user, language="en")
+
+
+def test_stop_unlinks_the_chat(api, alice, client):
+    telegram_links.link_chat(token=_token_for(alice), chat_id=ALICE_CHAT)
+    post_update(client, update(ALICE_CHAT, "/stop", language="ru"))
+    assert not TelegramLink.objects.exists()
+    assert "Чат отвязан" in api.sent()[-1]["text"]
+    post_update(client, update(ALICE_CHAT, "/stop", number=2))
+    assert "not linked to any account" in api.sent()[-1]["text"]
+
+
+def test_other_words_to_the_bot_get_help_and_group_chats_get_nothing(api, client):
+    post_update(client, update(ALICE_CHAT, "hello"))
+    assert "To link this chat" in api.sent()[-1]["text"]
+    group = update(-100123, "/stop", number=2)
+    group["message"]["chat"]["type"] = "group"
+    post_update(client, group)
+    assert len(api.sent()) == 1
+
+
+def test_the_unlink_button_unlinks_and_goes_back(api, alice_client, alice):
+    telegram_links.link_chat(token=_token_for(alice), chat_id=ALICE_CHAT)
+    response = alice_client.post(reverse("telegram:unlink"), {"next": "/notify/?tab=1"})
+    assert response.status_code == 302 and response.headers["Location"] == "/notify/?tab=1"
+    assert not TelegramLink.objects.exists()
+    home = alice_client.get("/")
+    assert "Telegram is unlinked: no more notifications go there." in home.content.decode()
+    response = alice_client.post(reverse("telegram:unlink"), {"next": "https://evil.example/"})
+    assert response.headers["Location"] == "/"
+
+
+def test_linking_and_unlinking_need_an_account_and_a_post(api, client):
+    assert client.post(reverse("telegram:link")).status_code == 302  # to log in
+    assert not TelegramToken.objects.exists()
+    assert client.get(reverse("telegram:link")).status_code in (302, 405)
+
+
+def test_the_webhook_wants_the_secret_in_the_path_and_the_header(api, alice, client):
+    token = _token_for(alice)
+    body = update(ALICE_CHAT, f"/start {token}")
+    assert post_update(client, body, secret="guess").status_code == 404
+    assert post_update(client, body, header="guess").status_code == 404
+    assert post_update(client, body, header="").status_code == 404
+    assert not TelegramLink.objects.exists()
+    assert client.get(reverse("telegram:webhook", kwargs={"secret": SECRET})).status_code == 405
+    assert post_update(client, body).status_code == 200
+    assert TelegramLink.objects.exists()
+
+
+def test_without_a_webhook_secret_the_webhook_is_not_there(api, settings, alice, client):
+    settings.TELEGRAM_WEBHOOK_SECRET = ""
+    body = update(ALICE_CHAT, f"/start {_token_for(alice)}")
+    assert post_update(client, body).status_code == 404
+    assert not TelegramLink.objects.exists()
+
+
+def test_polling_answers_the_updates_and_asks_from_the_next(api, alice):
+    api.updates = [update(ALICE_CHAT, f"/start {_token_for(alice)}", number=40)]
+    call_command("telegram_poll", "--once")
+    assert [method for method, _params in api.calls][:2] == ["deleteWebhook", "getUpdates"]
+    assert TelegramLink.objects.get().user == alice
+    api.updates.append(update(ALICE_CHAT, "/stop", number=41))
+    assert telegram.poll(41) == 42
+    assert not TelegramLink.objects.exists()
+    asked = [params for method, params in api.calls if method == "getUpdates"]
+    assert asked[-1]["offset"] == "41"
+
+
+def test_a_reply_that_fails_still_links_and_the_update_is_taken(api, alice, client):
+    too_many = {"ok": False, "error_code": 429, "description": "Too Many Requests"}
+    api.answers["sendMessage"] = [(429, too_many | {"parameters": {"retry_after": 3}})]
+    response = post_update(client, update(ALICE_CHAT, f"/start {_token_for(alice)}"))
+    assert response.status_code == 200  # Telegram would otherwise send it again
+    assert TelegramLink.objects.get().user == alice
+
+
+def test_polling_with_telegram_away_says_so(api):
+    api.answers["deleteWebhook"] = [(502, "<html>Bad Gateway</html>")]
+    with pytest.raises(CommandError, match="502"):
+        call_command("telegram_poll", "--once")
+
+
+def test_the_webhook_command_tells_telegram_the_address_and_secret(api):
+    call_command("telegram_webhook", "https://101.example.org")
+    [(method, params)] = api.calls
+    assert method == "setWebhook"
+    assert params["url"] == f"https://101.example.org/notify/telegram/{SECRET}/"
+    assert params["secret_token"] == SECRET
+    with pytest.raises(CommandError):
+        call_command("telegram_webhook", "http://101.example.org")
+
+
+# --- sending ----------------------------------------------------------------------------------
+
+
+def linked_alice(alice) -> Notification:
+    telegram_links.link_chat(token=_token_for(alice), chat_id=ALICE_CHAT)
+    return notification_for(alice)
+
+
+def test_send_delivers_the_title_the_words_and_the_link(api, alice):
+    notification = linked_alice(alice)
+    telegram.TelegramChannel().send(
+        notification,
+        title="Ваш ход <стол 4>",
+        text="Стол 4: ход за вами & ждут",
+        url="https://101.example.org/play/4/",
+    )
+    [message] = api.sent()
+    assert int(message["chat_id"]) == ALICE_CHAT
+    assert message["parse_mode"] == "HTML"
+    assert message["text"] == (
+        "<b>Ваш ход &lt;стол 4&gt;</b>\n\nСтол 4: ход за вами &amp; ждут\n\n"
+        "https://101.example.org/play/4/"
+    )
+    assert json.loads(message["link_preview_options"])["is_disabled"] is True
+
+
+def test_sending_to_someone_with_no_chat_gives_up(api, alice):
+    with pytest.raises(GiveUp):
+        telegram.TelegramChannel().send(notification_for(alice), title="t", text="x", url="")
+    assert api.sent() == []
+
+
+def test_too_many_requests_is_try_later_after_telegrams_retry_after(api, alice):
+    notification = linked_alice(alice)
+    api.answers["sendMessage"] = [
+        (
+            429,
+            {
+                "ok": False,
+                "error_code": 429,
+                "description": "Too Many Requests: retry after 7",
+                "parameters": {"retry_after": 7},
+            },
+        )
+    ]
+    with pytest.raises(TryLater) as raised:
+        telegram.TelegramChannel().send(notification, title="t", text="x", url="")
+    assert raised.value.after == 7
+    assert TelegramLink.objects.exists()
+
+
+def test_a_blocked_bot_unlinks_the_chat_and_gives_up(api, alice):
+    notification = linked_alice(alice)
+    blocked = {
+        "ok": False,
+        "error_code": 403,
+        "description": "Forbidden: bot was blocked by the user",
+    }
+    api.answers["sendMessage"] = [(403, blocked)]
+    with pytest.raises(GiveUp, match="blocked"):
+        telegram.TelegramChannel().send(notification, title="t", text="x", url="")
+    assert not TelegramLink.objects.exists()
+    assert not telegram.TelegramChannel().linked(alice)
+
+
+def test_a_chat_gone_unlinks_it_and_another_bad_request_only_gives_up(api, alice):
+    notification = linked_alice(alice)
+    bad = {"ok": False, "error_code": 400, "description": "Bad Request: message is too long"}
+    api.answers["sendMessage"] = [(400, bad)]
+    with pytest.raises(GiveUp):
+        telegram.TelegramChannel().send(notification, title="t", text="x", url="")
+    assert TelegramLink.objects.exists()
+    gone = {"ok": False, "error_code": 400, "description": "Bad Request: chat not found"}
+    api.answers["sendMessage"] = [(400, gone)]
+    with pytest.raises(GiveUp):
+        telegram.TelegramChannel().send(notification, title="t", text="x", url="")
+    assert not TelegramLink.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "status, answer",
+    [
+        (502, "<html>Bad Gateway</html>"),
+        (500, {"ok": False, "error_code": 500, "description": "Internal Server Error"}),
+    ],
+)
+def test_telegrams_own_trouble_is_try_later(api, alice, status, answer):
+    notification = linked_alice(alice)
+    api.answers["sendMessage"] = [(status, answer)]
+    with pytest.raises(TryLater):
+        telegram.TelegramChannel().send(notification, title="t", text="x", url="")
+    assert TelegramLink.objects.exists()
+
+
+def test_telegram_unreachable_is_try_later(api, settings, alice):
+    notification = linked_alice(alice)
+    api.shutdown()
+    api.server_close()  # nothing listens on its port any more
+    with pytest.raises(TryLater, match="unreachable"):
+        telegram.TelegramChannel().send(notification, title="t", text="x", url="")
+
+
+def test_without_a_token_the_channel_is_off(api, settings, alice, alice_client):
+    notification = linked_alice(alice)
+    settings.TELEGRAM_BOT_TOKEN = ""
+    channel = telegram.TelegramChannel()
+    assert not channel.linked(alice)
+    with pytest.raises(GiveUp):
+        channel.send(notification, title="t", text="x", url="")
+    assert alice_client.post(reverse("telegram:link")).status_code == 404
+    assert api.sent() == []
+
+
+# --- the pace -----------------------------------------------------------------------------------
+
+
+def test_the_pace_keeps_one_message_a_second_to_a_chat_and_25_a_second_in_all():
+    clock = PaceClock()
+    pace = telegram.Pace(clock=clock.time, sleep=clock.sleep)
+    started = clock.now
+    for chat in range(50):
+        pace.wait(chat)
+    assert clock.now - started == pytest.approx(49 / 25)
+    pace.wait(7)
+    started = clock.now
+    pace.wait(7)
+    assert clock.now - started == pytest.approx(1.0)
+    assert clock.slept[-1] == pytest.approx(1.0)
+
+
+def test_the_pace_hands_a_long_wait_back_to_the_worker():
+    clock = PaceClock()
+    pace = telegram.Pace(clock=clock.time, sleep=lambda seconds: None, patience=3)
+    for _ in range(4):
+        pace.wait(7)  # the clock stands still: each takes the chat's next second
+    with pytest.raises(TryLater) as raised:
+        pace.wait(7)
+    assert raised.value.after == pytest.approx(4)
+
+
+# --- the panel on the Notifications page --------------------------------------------------------
+
+
+def panel(user, language: str) -> str:
+    request = RequestFactory().get("/notify/")
+    request.user = user
+    channel = CHANNELS["telegram"]
+    with translation.override(language):
+        return render_to_string(channel.panel_template, channel.panel_context(request), request)
+
+
+@pytest.mark.parametrize(
+    "language, link, unlink, off",
+    [
+        ("en", "Link Telegram", "Unlink Telegram", "Telegram is not set up on this site."),
+        ("ru", "Привязать Telegram", "Отвязать Telegram", "Telegram на этом сайте не настроен."),
+    ],
+)
+def test_the_panel_links_unlinks_or_says_it_is_off(
+    api, settings, alice, language, link, unlink, off
+):
+    page = panel(alice, language)
+    assert link in page and f"@{BOT}" in page and unlink not in page
+    telegram_links.link_chat(token=_token_for(alice), chat_id=ALICE_CHAT)
+    page = panel(alice, language)
+    assert unlink in page and link not in page
+    assert 'name="next" value="/notify/"' in page
+    settings.TELEGRAM_BOT_TOKEN = ""
+    page = panel(alice, language)
+    assert off in page and link not in page and unlink not in page
