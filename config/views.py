@@ -129,6 +129,12 @@ NOT_DONE = {
     "season": gettext_lazy(
         "You have changed seasons too often in a short time: this change was not made."
     ),
+    "telegram": gettext_lazy(
+        "You have linked or unlinked Telegram too often in a short time: this was not done."
+    ),
+    "telegram_update": gettext_lazy(
+        "Too many messages came from Telegram in a short time: this one was not read."
+    ),
 }
 
 
