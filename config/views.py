@@ -8,9 +8,11 @@ from django.db.models import Count
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.templatetags.static import static
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_safe
 
 from claims.notices import to_confirm
@@ -39,6 +41,43 @@ def home(request: HttpRequest) -> HttpResponse:
         "clubs": clubs_of(request.user),
     }
     return render(request, "home.html", context)
+
+
+@require_safe
+def manifest(request: HttpRequest) -> HttpResponse:
+    """The web app manifest: the site installed on a phone's home screen opens as an app (and
+    may show web push, notify/channels/push.py), in the visitor's language."""
+    icons = [
+        {"src": static("img/icon-192.png"), "sizes": "192x192", "type": "image/png"},
+        {"src": static("img/icon-512.png"), "sizes": "512x512", "type": "image/png"},
+        {
+            "src": static("img/icon-maskable-512.png"),
+            "sizes": "512x512",
+            "type": "image/png",
+            "purpose": "maskable",
+        },
+        {"src": static("img/icon.svg"), "sizes": "any", "type": "image/svg+xml"},
+    ]
+    body = {
+        "id": "/",
+        "name": "101 · " + _("Сто одно"),
+        "short_name": "101",
+        "description": _(
+            "101 (Сто одно): score sheets for the card game, with the rules your table plays."
+        ),
+        "lang": get_language(),
+        "start_url": reverse("home"),
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#fbfaf6",  # --paper in static/css/site.css
+        "theme_color": "#1f6f4a",  # --felt
+        "icons": icons,
+    }
+    return JsonResponse(
+        body,
+        content_type="application/manifest+json",
+        json_dumps_params={"ensure_ascii": False},
+    )
 
 
 def forbidden(request: HttpRequest, exception=None) -> HttpResponse:
@@ -128,6 +167,10 @@ NOT_DONE = {
     ),
     "season": gettext_lazy(
         "You have changed seasons too often in a short time: this change was not made."
+    ),
+    "push": gettext_lazy(
+        "You have turned notifications in a browser on or off too often in a short time: this "
+        "was not done."
     ),
 }
 
