@@ -11,8 +11,8 @@ from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_safe
 
 from claims.notices import to_confirm
@@ -46,7 +46,7 @@ def home(request: HttpRequest) -> HttpResponse:
 @require_safe
 def manifest(request: HttpRequest) -> HttpResponse:
     """The web app manifest: the site installed on a phone's home screen opens as an app (and
-    may show web push, notify/channels/push.py), in the visitor's language."""
+    may show web push, notify/channels/push.py)."""
     icons = [
         {"src": static("img/icon-192.png"), "sizes": "192x192", "type": "image/png"},
         {"src": static("img/icon-512.png"), "sizes": "512x512", "type": "image/png"},
@@ -58,14 +58,13 @@ def manifest(request: HttpRequest) -> HttpResponse:
         },
         {"src": static("img/icon.svg"), "sizes": "any", "type": "image/svg+xml"},
     ]
+    # The same in every language, as every download of the site (tests/test_every_page.py):
+    # the game's name is its Russian one in English too.
     body = {
         "id": "/",
-        "name": "101 · " + _("Сто одно"),
+        "name": "101 · Сто одно",
         "short_name": "101",
-        "description": _(
-            "101 (Сто одно): score sheets for the card game, with the rules your table plays."
-        ),
-        "lang": get_language(),
+        "lang": "ru",
         "start_url": reverse("home"),
         "scope": "/",
         "display": "standalone",
