@@ -391,6 +391,9 @@ RATE_LIMITS = env_rates(
         # Updates Telegram posts to the webhook (per address: Telegram's servers): each is a
         # person writing to the bot (/start, /stop), a handful a minute even on a club night.
         "telegram_update": "600/m",
+        # Browsers subscribed to web push or unsubscribed: a few a year per person; a
+        # browser's own renewal of its subscription counts here too.
+        "push": "30/h",
     },
 )
 RATELIMIT_VIEW = "config.views.rate_limited"
@@ -412,6 +415,21 @@ if os.environ.get("DJANGO_EMAIL_HOST"):
     }
 else:
     MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
+# Web push (notify/channels/push.py): the site's VAPID key pair, base64url as
+# `manage.py vapid_keys` prints it, and a mailto: (or https:) address the push services may
+# write to about it. Without the keys the channel is off and its panel says so.
+VAPID_PUBLIC_KEY = os.environ.get("DJANGO_VAPID_PUBLIC_KEY", "")
+VAPID_PRIVATE_KEY = os.environ.get("DJANGO_VAPID_PRIVATE_KEY", "")
+VAPID_SUBJECT = os.environ.get("DJANGO_VAPID_SUBJECT", "")
+if bool(VAPID_PUBLIC_KEY) != bool(VAPID_PRIVATE_KEY):
+    raise ImproperlyConfigured(
+        "Set both DJANGO_VAPID_PUBLIC_KEY and DJANGO_VAPID_PRIVATE_KEY, or neither"
+    )
+if VAPID_PUBLIC_KEY and not VAPID_SUBJECT.startswith(("mailto:", "https://")):
+    raise ImproperlyConfigured("DJANGO_VAPID_SUBJECT must be a mailto: or https:// address")
+# A subscription's endpoint is where the site posts: a push service, always over HTTPS (the
+# tests' fake push service alone is plain HTTP on 127.0.0.1).
+PUSH_ENDPOINT_SCHEMES = ["https"]
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "101 <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 

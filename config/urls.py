@@ -15,6 +15,7 @@ admin.site.login = secure_admin_login(admin.site.login)
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("manifest.webmanifest", views.manifest, name="manifest"),
     # Played tables first: their polls are the most frequent requests of the site.
     path("play/", include("play.urls")),
     path("", include("games.urls")),
@@ -22,6 +23,7 @@ urlpatterns = [
     path("tournaments/", include("tournaments.urls")),
     path("clubs/", include("clubs.urls")),
     path("players/", include("stats.urls")),
+    path("notify/", include("notify.urls")),
     path("notify/telegram/", include("notify.telegram_urls")),
     path("accounts/", include("allauth.urls")),
     # Django's own language switch, with a limit like every other post.

@@ -8,6 +8,8 @@ from django.db.models import Count
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.templatetags.static import static
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -39,6 +41,42 @@ def home(request: HttpRequest) -> HttpResponse:
         "clubs": clubs_of(request.user),
     }
     return render(request, "home.html", context)
+
+
+@require_safe
+def manifest(request: HttpRequest) -> HttpResponse:
+    """The web app manifest: the site installed on a phone's home screen opens as an app (and
+    may show web push, notify/channels/push.py)."""
+    icons = [
+        {"src": static("img/icon-192.png"), "sizes": "192x192", "type": "image/png"},
+        {"src": static("img/icon-512.png"), "sizes": "512x512", "type": "image/png"},
+        {
+            "src": static("img/icon-maskable-512.png"),
+            "sizes": "512x512",
+            "type": "image/png",
+            "purpose": "maskable",
+        },
+        {"src": static("img/icon.svg"), "sizes": "any", "type": "image/svg+xml"},
+    ]
+    # The same in every language, as every download of the site (tests/test_every_page.py):
+    # the game's name is its Russian one in English too.
+    body = {
+        "id": "/",
+        "name": "101 · Сто одно",
+        "short_name": "101",
+        "lang": "ru",
+        "start_url": reverse("home"),
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#fbfaf6",  # --paper in static/css/site.css
+        "theme_color": "#1f6f4a",  # --felt
+        "icons": icons,
+    }
+    return JsonResponse(
+        body,
+        content_type="application/manifest+json",
+        json_dumps_params={"ensure_ascii": False},
+    )
 
 
 def forbidden(request: HttpRequest, exception=None) -> HttpResponse:
@@ -134,6 +172,10 @@ NOT_DONE = {
     ),
     "telegram_update": gettext_lazy(
         "Too many messages came from Telegram in a short time: this one was not read."
+    ),
+    "push": gettext_lazy(
+        "You have turned notifications in a browser on or off too often in a short time: this "
+        "was not done."
     ),
 }
 

@@ -14,4 +14,7 @@ class NotifyConfig(AppConfig):
         from notify import receivers  # noqa: F401 - its receivers connect
 
         # Each channel registers itself (notify.channels.CHANNELS), one import a line.
-        from notify.channels import telegram  # noqa: F401
+        from notify.channels import (
+            push,  # noqa: F401
+            telegram,  # noqa: F401
+        )

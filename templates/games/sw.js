@@ -5,6 +5,8 @@
 //   else from the copy.
 // - Any other page, without a network, is the offline page (kept when this worker installs).
 // Rounds entered offline are kept by the page (static/js/outbox.js), not here.
+// - A web push (notify/channels/push.py: {title, body, url, tag}) is shown as a notification;
+//   a tap on it opens its page (or the tab that has it open).
 "use strict";
 
 const PAGES = "101-pages";
@@ -13,6 +15,8 @@ const STATIC = "{% get_static_prefix %}";
 const OFFLINE = "{% url 'games:offline' %}";
 const SHEET = /^\/matches\/\d+\/$/;
 const PATIENCE = 4000;
+const ICON = "{% static 'img/icon-192.png' %}";
+const RENEW = "{% url 'notify:push_renew' %}";
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
@@ -69,3 +73,55 @@ function offlinePage() {
     (page) => page || new Response("", { status: 503, statusText: "Offline" }),
   );
 }
+
+self.addEventListener("push", (event) => {
+  let message = {};
+  if (event.data) {
+    try {
+      message = event.data.json();
+    } catch {
+      message = { body: event.data.text() };
+    }
+  }
+  event.waitUntil(
+    self.registration.showNotification(message.title || "101", {
+      body: message.body || "",
+      icon: ICON,
+      tag: message.tag || "",
+      data: { url: message.url || "/" },
+    }),
+  );
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const url = new URL((event.notification.data && event.notification.data.url) || "/", self.location.origin).href;
+  event.waitUntil(
+    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
+      const open = windows.find((client) => client.url === url);
+      return open ? open.focus() : self.clients.openWindow(url);
+    }),
+  );
+});
+
+// The push service replaced this browser's subscription (it expired, or its keys were
+// renewed): the new one is passed on with the old endpoint, which says whose it was (no
+// session or CSRF token reaches a service worker).
+self.addEventListener("pushsubscriptionchange", (event) => {
+  const old = event.oldSubscription;
+  if (!old) return;
+  const renewed = event.newSubscription
+    ? Promise.resolve(event.newSubscription)
+    : self.registration.pushManager.subscribe(old.options);
+  event.waitUntil(
+    renewed
+      .then((subscription) =>
+        fetch(RENEW, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ old_endpoint: old.endpoint, subscription: subscription.toJSON() }),
+        }),
+      )
+      .catch(() => {}),
+  );
+});

@@ -1,0 +1,215 @@
+"""Web push: the installed site shows a notification in a person's browsers (the service
+worker's `push` handler, templates/games/sw.js), signed with the site's VAPID keys and
+encrypted for each browser by pywebpush. Also the writes of its subscriptions, each browser's
+address at its push service (subscribed, renewed, unsubscribed)."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from functools import cache
+from urllib.parse import urlsplit
+
+import requests
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.core.validators import URLValidator
+from django.db import transaction
+from django.http import HttpRequest
+from django.utils.translation import gettext as _
+from py_vapid import Vapid
+from pywebpush import WebPushException, webpush
+
+from notify.channels import GiveUp, TryLater, register
+from notify.models import Channel, Notification, PushSubscription
+
+# How long a push service keeps a message for a browser that is offline: a "your move" or
+# "your table" is stale after half a day.
+TIME_TO_LIVE = 12 * 60 * 60
+# Seconds to wait for a push service to answer, so that the worker's loop goes on.
+TIMEOUT = 10
+# The push service's answers that mean the browser's subscription is gone for good.
+GONE = {404, 410}
+
+
+class PushError(Exception):
+    """A subscription the site cannot keep, said so that a person understands."""
+
+
+def configured() -> bool:
+    """Whether the site has VAPID keys (settings DJANGO_VAPID_*): without them push is off."""
+    return bool(settings.VAPID_PUBLIC_KEY and settings.VAPID_PRIVATE_KEY)
+
+
+@cache
+def _signer(private_key: str) -> Vapid:
+    return Vapid.from_string(private_key=private_key)
+
+
+def _decoded(value: object, *, size: int, what: str) -> str:
+    """`value` if it is base64url for `size` bytes (as a browser's PushSubscription gives its
+    keys), else PushError naming `what`."""
+    if not isinstance(value, str) or not value:
+        raise PushError(_("The subscription has no %(what)s key.") % {"what": what})
+    try:
+        raw = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
+    except (binascii.Error, ValueError):
+        raw = b""
+    if len(raw) != size:
+        raise PushError(
+            _("The subscription's %(what)s key is not a key a browser makes.") % {"what": what}
+        )
+    return value
+
+
+def check_subscription(data: object) -> dict[str, str]:
+    """The endpoint and keys of a browser's `PushSubscription.toJSON()`, checked: an HTTPS
+    address (settings.PUSH_ENDPOINT_SCHEMES) and the keys' sizes (a P-256 public key, a
+    16-byte secret)."""
+    if not isinstance(data, dict):
+        raise PushError(_("The subscription must be a JSON object with an endpoint and keys."))
+    endpoint = data.get("endpoint")
+    schemes = settings.PUSH_ENDPOINT_SCHEMES
+    if not isinstance(endpoint, str) or len(endpoint) > 500:
+        raise PushError(_("The subscription has no endpoint address."))
+    try:
+        URLValidator(schemes=schemes)(endpoint)
+    except ValidationError:
+        raise PushError(
+            _("The subscription's endpoint is not an address of a push service.")
+        ) from None
+    keys = data.get("keys")
+    if not isinstance(keys, dict):
+        raise PushError(_("The subscription has no keys."))
+    p256dh = _decoded(keys.get("p256dh"), size=65, what="p256dh")
+    if not base64.urlsafe_b64decode(p256dh + "=" * (-len(p256dh) % 4)).startswith(b"\x04"):
+        raise PushError(
+            _("The subscription's %(what)s key is not a key a browser makes.") % {"what": "p256dh"}
+        )
+    auth = _decoded(keys.get("auth"), size=16, what="auth")
+    return {"endpoint": endpoint, "p256dh": p256dh, "auth": auth}
+
+
+def subscribe(*, user: AbstractBaseUser, subscription: dict[str, str]) -> PushSubscription:
+    """This browser gets `user`'s pushes (a checked subscription, check_subscription). A
+    browser where someone else subscribed before is now this person's: one browser, one
+    person, the last to turn it on."""
+    with transaction.atomic():
+        found = (
+            PushSubscription.objects.select_for_update()
+            .filter(endpoint=subscription["endpoint"])
+            .first()
+        )
+        if found is None:
+            return PushSubscription.objects.create(user=user, **subscription)
+        found.user = user
+        found.p256dh = subscription["p256dh"]
+        found.auth = subscription["auth"]
+        found.save(update_fields=["user", "p256dh", "auth"])
+        return found
+
+
+def unsubscribe(*, user: AbstractBaseUser, endpoint: str | None = None) -> int:
+    """`user`'s browser at `endpoint` gets no more pushes (every browser of theirs when
+    `endpoint` is None); how many were turned off. Another person's browser is not touched."""
+    with transaction.atomic():
+        subscriptions = PushSubscription.objects.filter(user=user)
+        if endpoint is not None:
+            subscriptions = subscriptions.filter(endpoint=endpoint)
+        deleted, _kinds = subscriptions.delete()
+        return deleted
+
+
+def renew(*, old_endpoint: str, subscription: dict[str, str]) -> PushSubscription | None:
+    """A browser's push service changed its subscription (the service worker's
+    `pushsubscriptionchange`): the new one replaces the old for the same person. The old
+    endpoint, known only to the browser, its push service and the site, says whose it is;
+    None when the site does not know it."""
+    with transaction.atomic():
+        old = PushSubscription.objects.select_for_update().filter(endpoint=old_endpoint).first()
+        if old is None:
+            return None
+        user = old.user
+        if subscription["endpoint"] != old_endpoint:
+            old.delete()
+        return subscribe(user=user, subscription=subscription)
+
+
+def _retry_after(response: object) -> float | None:
+    value = getattr(response, "headers", {}).get("Retry-After", "")
+    return float(value) if value.isdigit() else None
+
+
+class PushChannel:
+    """Web push to every browser a person turned it on in."""
+
+    name = Channel.PUSH
+    panel_template = "notify/_push_panel.html"
+
+    def linked(self, user: AbstractBaseUser) -> bool:
+        return configured() and PushSubscription.objects.filter(user=user).exists()
+
+    def panel_context(self, request: HttpRequest) -> dict:
+        endpoints = list(
+            PushSubscription.objects.filter(user=request.user).values_list("endpoint", flat=True)
+        )
+        return {
+            "push_configured": configured(),
+            "push_public_key": settings.VAPID_PUBLIC_KEY,
+            "push_endpoints": endpoints,
+        }
+
+    def send(self, notification: Notification, *, title: str, text: str, url: str) -> None:
+        """To each of the person's browsers. Sent when one browser's push service took it (a
+        browser that failed for now misses this one rather than the others get it twice);
+        TryLater when none took it and one may later; GiveUp when none ever will."""
+        if not configured():
+            raise GiveUp("web push is not set up (no VAPID keys)")
+        subscriptions = list(PushSubscription.objects.filter(user=notification.user))
+        if not subscriptions:
+            raise GiveUp("no browser is subscribed")
+        message = json.dumps(
+            {"title": title, "body": text, "url": url, "tag": notification.key},
+            ensure_ascii=False,
+        )
+        delivered = False
+        later: TryLater | None = None
+        refused: list[str] = []
+        for subscription in subscriptions:
+            try:
+                webpush(
+                    subscription_info={
+                        "endpoint": subscription.endpoint,
+                        "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth},
+                    },
+                    data=message,
+                    vapid_private_key=_signer(settings.VAPID_PRIVATE_KEY),
+                    # A new dict each time: pywebpush writes the endpoint's origin ("aud") in it.
+                    vapid_claims={"sub": settings.VAPID_SUBJECT},
+                    ttl=TIME_TO_LIVE,
+                    timeout=TIMEOUT,
+                )
+                delivered = True
+            except WebPushException as error:
+                status = getattr(error.response, "status_code", None)
+                host = urlsplit(subscription.endpoint).hostname
+                if status in GONE:
+                    subscription.delete()
+                elif status is None or status == 429 or status >= 500:
+                    later = TryLater(
+                        f"push service {host} answered {status}", _retry_after(error.response)
+                    )
+                else:
+                    refused.append(f"push service {host} refused it ({status})")
+            except requests.RequestException as error:
+                later = TryLater(f"push service unreachable: {type(error).__name__}")
+        if delivered:
+            return
+        if later is not None:
+            raise later
+        raise GiveUp("; ".join(refused) or "no browser is subscribed any more")
+
+
+register(PushChannel())

@@ -1,0 +1,102 @@
+"""The browser's side of web push: a person turns notifications on or off in a browser (the
+panel's script, static/js/push.js, posts the browser's subscription), and a service worker
+passes on its renewed subscription (templates/games/sw.js)."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST
+
+from core.limits import limit
+from notify.channels import push
+
+
+def _refused(text: str) -> JsonResponse:
+    return JsonResponse({"error": text}, status=400)
+
+
+def _json_body(request: HttpRequest) -> object:
+    """The posted JSON, or PushError saying it is not JSON."""
+    try:
+        return json.loads(request.body)
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise push.PushError(
+            _("The request is not JSON: send the browser's subscription.")
+        ) from None
+
+
+@login_required
+@require_POST
+@limit("push")
+def push_subscribe(request: HttpRequest) -> HttpResponse:
+    """This browser gets the person's pushes: its `PushSubscription.toJSON()`, posted."""
+    if not push.configured():
+        return _refused(_("Web push is not set up on this site."))
+    try:
+        subscription = push.check_subscription(_json_body(request))
+    except push.PushError as error:
+        return _refused(str(error))
+    push.subscribe(user=request.user, subscription=subscription)
+    return JsonResponse({"text": _("Notifications are on in this browser.")}, status=201)
+
+
+@login_required
+@require_POST
+@limit("push")
+def push_unsubscribe(request: HttpRequest) -> HttpResponse:
+    """A browser gets no more pushes: this one (JSON with its endpoint, from the panel's
+    script), or every browser of the person's (the panel's form, which works without
+    JavaScript, and goes back to the page it was on)."""
+    if request.content_type == "application/json":
+        try:
+            data = _json_body(request)
+        except push.PushError as error:
+            return _refused(str(error))
+        endpoint = data.get("endpoint") if isinstance(data, dict) else None
+        if not isinstance(endpoint, str) or not endpoint:
+            return _refused(_("Say which browser to turn off: its subscription's endpoint."))
+        push.unsubscribe(user=request.user, endpoint=endpoint)
+        return JsonResponse({"text": _("Notifications are off in this browser.")})
+    count = push.unsubscribe(user=request.user)
+    messages.success(
+        request,
+        ngettext(
+            "Notifications are off in %(count)s browser.",
+            "Notifications are off in %(count)s browsers.",
+            count,
+        )
+        % {"count": count},
+    )
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        back = "/"
+    return HttpResponseRedirect(back)
+
+
+@csrf_exempt
+@require_POST
+@limit("push")
+def push_renew(request: HttpRequest) -> HttpResponse:
+    """A service worker's `pushsubscriptionchange`: {"old_endpoint": ..., "subscription":
+    {...}}. No session and no CSRF token reach a service worker; the old endpoint, a secret of
+    the browser's and the site's, says whose subscription it was (push.renew)."""
+    try:
+        data = _json_body(request)
+        if not isinstance(data, dict) or not isinstance(data.get("old_endpoint"), str):
+            raise push.PushError(_("Say which subscription this one replaces: old_endpoint."))
+        subscription = push.check_subscription(data.get("subscription"))
+    except push.PushError as error:
+        return _refused(str(error))
+    if push.renew(old_endpoint=data["old_endpoint"], subscription=subscription) is None:
+        return JsonResponse({"error": _("The site does not know that subscription.")}, status=404)
+    return HttpResponse(status=204)
