@@ -430,6 +430,13 @@ if VAPID_PUBLIC_KEY and not VAPID_SUBJECT.startswith(("mailto:", "https://")):
 # A subscription's endpoint is where the site posts: a push service, always over HTTPS (the
 # tests' fake push service alone is plain HTTP on 127.0.0.1).
 PUSH_ENDPOINT_SCHEMES = ["https"]
+# ...and on a push service's host (a leading dot: that host's subdomains), so that a signed-in
+# person cannot have the site post to an address of their choosing (another server of the
+# network the site runs in). The browsers' services: Chrome's, Firefox's, Edge's, Safari's.
+PUSH_SERVICE_HOSTS = env_list(
+    "DJANGO_PUSH_SERVICE_HOSTS",
+    "fcm.googleapis.com,updates.push.services.mozilla.com,.notify.windows.com,web.push.apple.com",
+)
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "101 <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 

@@ -15,3 +15,7 @@ with mock.patch.dict(os.environ, {"DJANGO_DEBUG": "1"}):
 # The live server's threads (tests/asgi_server.py) close their connections after each
 # request, so that the test database can be dropped at the end of the run.
 DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405
+
+# The tests' push services: a fake one on this machine, and the address the browser test's
+# stubbed browser subscribes with.
+PUSH_SERVICE_HOSTS = [*PUSH_SERVICE_HOSTS, "127.0.0.1", "push.example.org"]  # noqa: F405

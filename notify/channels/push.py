@@ -64,6 +64,16 @@ def _decoded(value: object, *, size: int, what: str) -> str:
     return value
 
 
+def _push_service(host: str) -> bool:
+    """Is `host` a push service's (settings.PUSH_SERVICE_HOSTS; ".example.com": its
+    subdomains)?"""
+    host = host.lower()
+    return any(
+        host.endswith(known) if known.startswith(".") else host == known
+        for known in settings.PUSH_SERVICE_HOSTS
+    )
+
+
 def check_subscription(data: object) -> dict[str, str]:
     """The endpoint and keys of a browser's `PushSubscription.toJSON()`, checked: an HTTPS
     address (settings.PUSH_ENDPOINT_SCHEMES) and the keys' sizes (a P-256 public key, a
@@ -77,6 +87,10 @@ def check_subscription(data: object) -> dict[str, str]:
     try:
         URLValidator(schemes=schemes)(endpoint)
     except ValidationError:
+        raise PushError(
+            _("The subscription's endpoint is not an address of a push service.")
+        ) from None
+    if not _push_service(urlsplit(endpoint).hostname or ""):
         raise PushError(
             _("The subscription's endpoint is not an address of a push service.")
         ) from None

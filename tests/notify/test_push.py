@@ -228,6 +228,22 @@ def test_a_push_service_is_reached_over_https_only(client, alice, keys, settings
 
 
 @pytest.mark.django_db
+def test_only_a_push_services_address_is_taken(client, alice, keys, settings):
+    """A signed-in person cannot have the site post to a server of their choosing."""
+    settings.PUSH_SERVICE_HOSTS = ["fcm.googleapis.com", ".notify.windows.com"]
+    client.force_login(alice)
+    for elsewhere in ("https://10.0.0.5/send/a", "https://fcm.googleapis.com.evil.example/a"):
+        response = post_json(client, "notify:push_subscribe", Browser(elsewhere).subscription())
+        assert response.json() == {
+            "error": "The subscription's endpoint is not an address of a push service."
+        }
+    for service in ("https://fcm.googleapis.com/fcm/send/a", "https://wns2.notify.windows.com/w/b"):
+        response = post_json(client, "notify:push_subscribe", Browser(service).subscription())
+        assert response.status_code == 201
+    assert PushSubscription.objects.count() == 2
+
+
+@pytest.mark.django_db
 def test_a_refusal_is_in_russian_for_a_russian_page(client, alice, keys):
     client.force_login(alice)
     response = client.post(
