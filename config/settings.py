@@ -249,6 +249,9 @@ else:
 # sooner). From the environment for the tests that run the production stack.
 PLAY_BOT_DELAY = float(os.environ.get("PLAY_BOT_DELAY", "0.7"))
 PLAY_ROUND_PAUSE = float(os.environ.get("PLAY_ROUND_PAUSE", "20"))
+# Vacation days a person has a calendar year, during which their correspondence tables' clocks
+# stand still (play/vacations.py).
+PLAY_VACATION_DAYS = env_int("DJANGO_PLAY_VACATION_DAYS", "30")
 
 # Live pages (core/live.py): versions are published on Redis pub/sub when there is a Redis,
 # so that every app server hears every change; else through the database (one machine).
@@ -386,6 +389,8 @@ RATE_LIMITS = env_rates(
         "display": "30/h",
         # A club's seasons created, edited, closed or reopened: a few a year.
         "season": "60/h",
+        # Vacations from correspondence tables taken, ended or cancelled: a few a year.
+        "vacation": "20/h",
     },
 )
 RATELIMIT_VIEW = "config.views.rate_limited"
