@@ -26,7 +26,7 @@ from games.bot_names import stored_bot_name
 from games.labels import rules_message
 from games.models import Match, Player
 from games.services import own_player
-from play import correspondence, signals
+from play import correspondence
 from play.board import fast_forward_offered
 from play.models import PlaySeat, PlayTable, Vacation
 from play.queries import AtTable, at_table
@@ -57,14 +57,6 @@ class TableError(Exception):
 
 class OwedMoveFailed(Exception):
     """The move the server owes at table `pk` failed (nothing of it was saved)."""
-
-    def __init__(self, pk: int) -> None:
-        super().__init__(pk)
-        self.pk = pk
-
-
-class ReminderFailed(Exception):
-    """The reminder due at table `pk` failed (a receiver raised; nothing of it was saved)."""
 
     def __init__(self, pk: int) -> None:
         super().__init__(pk)
@@ -207,12 +199,7 @@ def step_due(now: datetime.datetime | None = None) -> int | None:
     read again under the write lock). Returns the table's id, or None if none is due."""
     now = now or timezone.now()
     with transaction.atomic():
-        table = (
-            PlayTable.objects.select_for_update(skip_locked=True)
-            .filter(server_moves_at__lte=now)
-            .order_by("server_moves_at")
-            .first()
-        )
+        table = take_due("server_moves_at", now)
         if table is None:
             return None
         try:
@@ -222,36 +209,15 @@ def step_due(now: datetime.datetime | None = None) -> int | None:
     return table.pk
 
 
-def remind_due(now: datetime.datetime | None = None) -> int | None:
-    """The worker's reminder at one correspondence table whose person to move is running out
-    of time: `signals.move_time_running_out` is sent in the transaction that clears the
-    table's `remind_at`, so that a receiver's outbox row is written once a move, whatever
-    worker takes it (the others skip the locked row). Returns the table's id, or None."""
-    now = now or timezone.now()
-    with transaction.atomic():
-        table = (
-            PlayTable.objects.select_for_update(skip_locked=True)
-            .filter(remind_at__lte=now)
-            .order_by("remind_at")
-            .first()
-        )
-        if table is None:
-            return None
-        # Not the version: nothing on the board changes.
-        PlayTable.objects.filter(pk=table.pk).update(remind_at=None)
-        seat = table.seats.filter(position=table.clock_seat).select_related("user").first()
-        if seat is not None and seat.user is not None and table.server_moves_at is not None:
-            try:
-                signals.move_time_running_out.send(
-                    PlayTable,
-                    table=table,
-                    seat=seat,
-                    user=seat.user,
-                    deadline=table.server_moves_at,
-                )
-            except Exception as error:
-                raise ReminderFailed(table.pk) from error
-    return table.pk
+def take_due(field: str, now: datetime.datetime) -> PlayTable | None:
+    """The table whose `field` (a time) came first and has come, locked, skipping those
+    another worker holds (inside the caller's transaction)."""
+    return (
+        PlayTable.objects.select_for_update(skip_locked=True)
+        .filter(**{f"{field}__lte": now})
+        .order_by(field)
+        .first()
+    )
 
 
 def put_aside(pk: int, delay: datetime.timedelta) -> None:
@@ -262,14 +228,6 @@ def put_aside(pk: int, delay: datetime.timedelta) -> None:
     with transaction.atomic():
         PlayTable.objects.filter(pk=pk, server_moves_at__isnull=False).update(
             server_moves_at=timezone.now() + delay
-        )
-
-
-def put_reminder_aside(pk: int, delay: datetime.timedelta) -> None:
-    """A reminder that failed is tried again after `delay`, if it is still owed."""
-    with transaction.atomic():
-        PlayTable.objects.filter(pk=pk, remind_at__isnull=False).update(
-            remind_at=timezone.now() + delay
         )
 
 

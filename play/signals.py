@@ -7,7 +7,7 @@ from games.signals import pages_showing_players
 from play.models import PlaySeat, PlayTable
 
 move_time_running_out = Signal()
-"""Sent by the worker (services.remind_due), once a move, when the time of the person to move
+"""Sent by the worker (reminders.remind_due), once a move, when the time of the person to move
 at a correspondence table runs low (play.correspondence.remind_at), inside the transaction
 that marks it sent: `table` (PlayTable), `seat` (PlaySeat), `user` and `deadline` (an aware
 datetime, when the stand-in plays for them). A receiver writes what it sends in that

@@ -97,13 +97,14 @@ def _check_allowance(user, span: correspondence.Span) -> None:
         if asked > left:
             raise VacationError(
                 ngettext(
-                    "You have %(left)d vacation day left in %(year)d; this vacation takes "
-                    "%(asked)d.",
-                    "You have %(left)d vacation days left in %(year)d; this vacation takes "
-                    "%(asked)d.",
+                    "You have %(count)s vacation day left in %(year)s; this vacation takes "
+                    "%(asked)s.",
+                    "You have %(count)s vacation days left in %(year)s; this vacation takes "
+                    "%(asked)s.",
                     left,
                 )
-                % {"left": left, "year": year, "asked": asked}
+                # The year as it is written, never with a thousands separator.
+                % {"count": left, "year": str(year), "asked": asked}
             )
 
 

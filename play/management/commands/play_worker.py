@@ -28,7 +28,7 @@ from django.utils import timezone
 
 from core.models import LiveEvent
 from core.outages import DATABASE_UNREACHABLE
-from play import services
+from play import reminders, services
 
 logger = logging.getLogger(__name__)
 
@@ -110,8 +110,8 @@ def run(stopping: threading.Event, *, until_idle: bool = False) -> int:
                 continue  # the other tables go on at once
             try:
                 # A reminder counts as work done: the next pass looks again at once.
-                moved = services.remind_due() is not None or moved
-            except services.ReminderFailed as failed:
+                moved = reminders.remind_due() is not None or moved
+            except reminders.ReminderFailed as failed:
                 _put_reminder_aside(failed)
                 continue
             if not moved and not until_idle:
@@ -147,14 +147,14 @@ def _put_aside(failed: services.OwedMoveFailed) -> None:
         services.put_aside(failed.pk, RETRY_AFTER)
 
 
-def _put_reminder_aside(failed: services.ReminderFailed) -> None:
+def _put_reminder_aside(failed: reminders.ReminderFailed) -> None:
     """A reminder that fails is sent later, as a failed move is made later."""
     if isinstance(failed.__cause__, DATABASE_UNREACHABLE):
         _forget_connection()
-        services.put_reminder_aside(failed.pk, RETRY_SOON_AFTER)
+        reminders.put_reminder_aside(failed.pk, RETRY_SOON_AFTER)
     else:
         logger.exception("play worker: the reminder at table %s failed", failed.pk)
-        services.put_reminder_aside(failed.pk, RETRY_AFTER)
+        reminders.put_reminder_aside(failed.pk, RETRY_AFTER)
 
 
 def _forget_connection() -> None:
