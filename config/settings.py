@@ -249,6 +249,9 @@ else:
 # sooner). From the environment for the tests that run the production stack.
 PLAY_BOT_DELAY = float(os.environ.get("PLAY_BOT_DELAY", "0.7"))
 PLAY_ROUND_PAUSE = float(os.environ.get("PLAY_ROUND_PAUSE", "20"))
+# Vacation days a person has a calendar year, during which their correspondence tables' clocks
+# stand still (play/vacations.py).
+PLAY_VACATION_DAYS = env_int("DJANGO_PLAY_VACATION_DAYS", "30")
 
 # Live pages (core/live.py): versions are published on Redis pub/sub when there is a Redis,
 # so that every app server hears every change; else through the database (one machine).
@@ -394,6 +397,8 @@ RATE_LIMITS = env_rates(
         # Browsers subscribed to web push or unsubscribed: a few a year per person; a
         # browser's own renewal of its subscription counts here too.
         "push": "30/h",
+        # Vacations from correspondence tables taken, ended or cancelled: a few a year.
+        "vacation": "20/h",
     },
 )
 RATELIMIT_VIEW = "config.views.rate_limited"

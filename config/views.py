@@ -19,6 +19,7 @@ from claims.notices import to_confirm
 from clubs.queries import clubs_of
 from games import owners
 from games.models import Match
+from play.queries import moves_due
 from tournaments.models import Tournament
 from tournaments.queries import seats_now
 
@@ -34,6 +35,7 @@ def home(request: HttpRequest) -> HttpResponse:
     )
     context = {
         "seats_now": seats_now(request.user),
+        "moves_due": moves_due(request.user),
         "to_confirm": to_confirm(request.user),
         "mine": mine,
         "recent": recent,
@@ -176,6 +178,9 @@ NOT_DONE = {
     "push": gettext_lazy(
         "You have turned notifications in a browser on or off too often in a short time: this "
         "was not done."
+    ),
+    "vacation": gettext_lazy(
+        "You have changed your vacation too often in a short time: this change was not made."
     ),
 }
 

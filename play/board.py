@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from cards101.rules import parse_card
 from games.labels import card_name, card_notation
 from games.models import Entry
-from play import spoken
+from play import correspondence, spoken
 
 if TYPE_CHECKING:
     from play.models import PlaySeat, PlayTable
@@ -244,6 +244,10 @@ class Clock:
     seconds: int
     deadline_ms: int
     now_ms: int
+    # At a correspondence table: the time left in words and the deadline (nothing counts
+    # hours and days down on the page).
+    left: str = ""
+    deadline: datetime.datetime | None = None
 
     @property
     def low(self) -> bool:
@@ -267,6 +271,10 @@ def clock(table: PlayTable, shown: Board, now: datetime.datetime) -> Clock | Non
         seconds=max(0, math.ceil(left)),
         deadline_ms=int(table.server_moves_at.timestamp() * 1000),
         now_ms=int(now.timestamp() * 1000),
+        left=correspondence.time_left(table.server_moves_at - now)
+        if table.by_correspondence
+        else "",
+        deadline=table.server_moves_at,
     )
 
 

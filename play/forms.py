@@ -1,8 +1,12 @@
-"""The form of a new table played on the site: who sits where, the rules, lobby and timer."""
+"""The forms of played tables: a new table (who sits where, the rules, lobby and timer), and a
+vacation from correspondence tables."""
 
 from __future__ import annotations
 
+import datetime
+
 from django import forms
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from cards101.rules import RulesError, score_match
@@ -17,11 +21,25 @@ SEAT_CHOICES = [
     ("greedy", _("a bot: greedy")),
     ("expert", _("a bot: expert")),
 ]
+HOUR, DAY = 3600, 86400
 TIMER_CHOICES = [
     ("", _("no timer")),
-    ("30", _("30 seconds")),
-    ("60", _("1 minute")),
-    ("120", _("2 minutes")),
+    (
+        _("Live"),
+        [("30", _("30 seconds")), ("60", _("1 minute")), ("120", _("2 minutes"))],
+    ),
+    (
+        # Hours or days a move (play.correspondence): a vacation stops the clock.
+        _("By correspondence"),
+        [
+            (str(HOUR), _("1 hour")),
+            (str(12 * HOUR), _("12 hours")),
+            (str(DAY), _("1 day")),
+            (str(2 * DAY), _("2 days")),
+            (str(3 * DAY), _("3 days")),
+            (str(7 * DAY), _("7 days")),
+        ],
+    ),
 ]
 
 
@@ -47,7 +65,8 @@ class PlayTableForm(RulesFormMixin, forms.Form):
         required=False,
         help_text=_(
             "When it runs out the site plays for the absent player; after two in a row that "
-            "seat plays as a bot until its player is back."
+            "seat plays as a bot until its player is back. By correspondence, a player's "
+            "vacation stops their clock."
         ),
     )
 
@@ -84,3 +103,38 @@ class PlayTableForm(RulesFormMixin, forms.Form):
             raise forms.ValidationError(rules_message(error)) from None
         cleaned["variant"] = variant
         return cleaned
+
+
+class VacationDatesForm(forms.Form):
+    """A vacation from one day to another (both taken whole, where the site is)."""
+
+    starts = forms.DateField(label=_("From"), widget=forms.DateInput(attrs={"type": "date"}))
+    ends = forms.DateField(
+        label=_("To"),
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text=_("The last day of the vacation."),
+    )
+
+    def clean(self):
+        cleaned = super().clean()
+        starts, ends = cleaned.get("starts"), cleaned.get("ends")
+        if starts and ends and ends < starts:
+            raise forms.ValidationError(_("The vacation's last day comes after its first."))
+        return cleaned
+
+    def span(self) -> tuple[datetime.datetime, datetime.datetime]:
+        """From the first day's start (or now, if it is today) to the end of the last day."""
+        tz = timezone.get_current_timezone()
+        starts = datetime.datetime.combine(self.cleaned_data["starts"], datetime.time(), tz)
+        after = self.cleaned_data["ends"] + datetime.timedelta(days=1)
+        return max(starts, timezone.now()), datetime.datetime.combine(after, datetime.time(), tz)
+
+
+class VacationDaysForm(forms.Form):
+    """A vacation from now on, for so many days."""
+
+    days = forms.IntegerField(label=_("Days"), min_value=1, max_value=366, initial=7)
+
+    def span(self) -> tuple[datetime.datetime, datetime.datetime]:
+        now = timezone.now()
+        return now, now + datetime.timedelta(days=self.cleaned_data["days"])

@@ -12,6 +12,10 @@ from django.utils.translation import gettext_lazy as _
 from cards101.rules import Variant
 from games.labels import PRESET_LABELS, started
 from games.models import Match, Player
+from play import correspondence
+
+# From this many seconds a move, a table is played by correspondence.
+CORRESPONDENCE_SECONDS = 3600
 
 
 class PlayTable(models.Model):
@@ -32,8 +36,9 @@ class PlayTable(models.Model):
     options = models.JSONField(_("options"))
     seat_count = models.PositiveSmallIntegerField(_("seats"))
     public = models.BooleanField(_("anyone may join from the lobby"), default=False)
-    # Seconds a player has for a move; None: no timer.
-    move_seconds = models.PositiveSmallIntegerField(_("seconds per move"), null=True, blank=True)
+    # Seconds a player has for a move; None: no timer. From an hour up, a correspondence table
+    # (hours or days a move: play.correspondence), whose clock a person's vacation stops.
+    move_seconds = models.PositiveIntegerField(_("seconds per move"), null=True, blank=True)
     # Whoever has the link may take an open seat.
     invite = models.CharField(max_length=32, unique=True)
     # The game is dealt from it: with the moves kept, every round can be replayed.
@@ -48,6 +53,14 @@ class PlayTable(models.Model):
     # When the server makes the next move itself (a bot's turn, a timer running out, the
     # pause after a round): the worker (play_worker) takes the tables whose time has come.
     server_moves_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # The move clock of a person (a table with a timer): the seat it runs for and since when
+    # (a vacation taken or ended meanwhile sets its deadline, server_moves_at, again); None
+    # when no person's clock runs (a bot's turn, a stand-in's, between rounds).
+    clock_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    clock_started_at = models.DateTimeField(null=True, blank=True)
+    # When the worker reminds the person to move at a correspondence table that their time is
+    # running out (once a move: cleared when sent, set again at the next move).
+    remind_at = models.DateTimeField(null=True, blank=True, db_index=True)
     match = models.OneToOneField(
         Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="play_table"
     )
@@ -81,6 +94,16 @@ class PlayTable(models.Model):
     def variant(self) -> Variant:
         return Variant.from_dict(self.options)
 
+    @property
+    def by_correspondence(self) -> bool:
+        """Whether a move may take hours or days (vacations stop its clock)."""
+        return bool(self.move_seconds) and self.move_seconds >= CORRESPONDENCE_SECONDS
+
+    @property
+    def move_time(self) -> str:
+        """The time for a move in words ("12 hours", "3 days")."""
+        return correspondence.move_time(self.move_seconds) if self.move_seconds else ""
+
 
 class PlaySeat(models.Model):
     """A seat at a played table: a person (once someone takes it) or a bot."""
@@ -103,6 +126,9 @@ class PlaySeat(models.Model):
     # When its person resigned and left a table in play: the stand-in plays the seat to the
     # match's end, and the person no longer sits there (the seat keeps who sat, for the record).
     left_at = models.DateTimeField(_("left at"), null=True, blank=True)
+    # Not stored: when the person's vacation ends, if they are on one now and the table is
+    # played by correspondence (set by the table's page: play.queries.on_vacation).
+    vacation_until = None
 
     class Meta:
         db_table = "games_playseat"
@@ -157,3 +183,29 @@ class PlayMove(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} #{self.number}: {self.move}"
+
+
+class Vacation(models.Model):
+    """A person's days off from correspondence tables: from `starts_at` to `ends_at` the clock
+    of their moves stands still (live tables go on). Ended early, `ends_at` is when it ended:
+    the days not taken are not counted against the year's allowance."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacations"
+    )
+    starts_at = models.DateTimeField(_("from"))
+    ends_at = models.DateTimeField(_("until"))
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["starts_at", "pk"]
+        verbose_name = _("vacation")
+        verbose_name_plural = _("vacations")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ends_at__gt=models.F("starts_at")), name="play_vacation_ends_after"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.starts_at:%Y-%m-%d %H:%M} – {self.ends_at:%Y-%m-%d %H:%M}"

@@ -5,19 +5,21 @@ rows; and the spectators' board, kept for a version, under one rule of who is a 
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.core.cache import cache
-from django.db.models import Q
+from django.db.models import F, Q
 from django.http import HttpRequest
+from django.utils import timezone
 from django.utils.translation import get_language
 
 from cards101.engine import Game, Move
 from games import audience
 from games.models import Seat
-from play import spoken
-from play.models import PlaySeat, PlayTable
+from play import correspondence, spoken
+from play.models import CORRESPONDENCE_SECONDS, PlaySeat, PlayTable, Vacation
 
 # The tables a lobby lists of each kind: a person sits at a handful at once.
 LOBBY_TABLES = 20
@@ -182,6 +184,64 @@ def _rows(tables: list[PlayTable], user) -> list[LobbyRow]:
         mine = seat_of(around, user)
         rows.append(LobbyRow(table, around, to_move, mine is not None and to_move == mine))
     return rows
+
+
+# --- correspondence tables and vacations ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MoveDue:
+    """A correspondence table where it is the viewer's move, and the time they have left."""
+
+    table: PlayTable
+    seats: list[PlaySeat]
+    deadline: datetime.datetime
+    left: str
+
+
+def moves_due(user, now: datetime.datetime | None = None) -> list[MoveDue]:
+    """The correspondence tables where it is the user's move, the one running out first
+    first (for the lobby and the home page): two queries, however many."""
+    if not user.is_authenticated:
+        return []
+    now = now or timezone.now()
+    tables = list(
+        PlayTable.objects.filter(
+            seats__user=user,
+            seats__left_at=None,
+            seats__position=F("clock_seat"),
+            status=PlayTable.Status.PLAYING,
+            move_seconds__gte=CORRESPONDENCE_SECONDS,
+            server_moves_at__isnull=False,
+        ).order_by("server_moves_at", "pk")[:LOBBY_TABLES]
+    )
+    rows = _rows(tables, user) if tables else []
+    return [
+        MoveDue(
+            row.table,
+            row.seats,
+            row.table.server_moves_at,
+            correspondence.time_left(row.table.server_moves_at - now),
+        )
+        for row in rows
+    ]
+
+
+def on_vacation(table: PlayTable, seats: Sequence[PlaySeat], now=None) -> dict[int, Vacation]:
+    """The vacations running now of the people at a correspondence table, by seat position
+    (one query; none at another table)."""
+    if not table.by_correspondence:
+        return {}
+    now = now or timezone.now()
+    users = {seat.user_id: seat.position for seat in seats if seat.user_id and not seat.has_left}
+    running = Vacation.objects.filter(user__in=users, starts_at__lte=now, ends_at__gt=now)
+    return {users[vacation.user_id]: vacation for vacation in running}
+
+
+def vacation_of(user, now=None) -> Vacation | None:
+    """The user's vacation running now, or else the next one planned."""
+    now = now or timezone.now()
+    return Vacation.objects.filter(user=user, ends_at__gt=now).order_by("starts_at").first()
 
 
 # --- the spectators' board -----------------------------------------------------------------

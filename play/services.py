@@ -26,8 +26,9 @@ from games.bot_names import stored_bot_name
 from games.labels import rules_message
 from games.models import Match, Player
 from games.services import own_player
+from play import correspondence
 from play.board import fast_forward_offered
-from play.models import PlaySeat, PlayTable
+from play.models import PlaySeat, PlayTable, Vacation
 from play.queries import AtTable, at_table
 
 # A seat when a table is created: "me", "open" (someone with the link), or a bot's name.
@@ -157,8 +158,8 @@ def come_back(*, table: PlayTable, user) -> PlayTable:
             seat.timeouts = 0
             seat.save(update_fields=["timeouts"])
             if at.game is not None:
-                at.table.server_moves_at = _server_moves_at(at)
-            _save(at.table, "server_moves_at")
+                _set_clock(at)
+            _save(at.table, *CLOCK_FIELDS)
     return at.table
 
 
@@ -198,12 +199,7 @@ def step_due(now: datetime.datetime | None = None) -> int | None:
     read again under the write lock). Returns the table's id, or None if none is due."""
     now = now or timezone.now()
     with transaction.atomic():
-        table = (
-            PlayTable.objects.select_for_update(skip_locked=True)
-            .filter(server_moves_at__lte=now)
-            .order_by("server_moves_at")
-            .first()
-        )
+        table = take_due("server_moves_at", now)
         if table is None:
             return None
         try:
@@ -211,6 +207,17 @@ def step_due(now: datetime.datetime | None = None) -> int | None:
         except Exception as error:
             raise OwedMoveFailed(table.pk) from error
     return table.pk
+
+
+def take_due(field: str, now: datetime.datetime) -> PlayTable | None:
+    """The table whose `field` (a time) came first and has come, locked, skipping those
+    another worker holds (inside the caller's transaction)."""
+    return (
+        PlayTable.objects.select_for_update(skip_locked=True)
+        .filter(**{f"{field}__lte": now})
+        .order_by(field)
+        .first()
+    )
 
 
 def put_aside(pk: int, delay: datetime.timedelta) -> None:
@@ -262,8 +269,8 @@ def leave(*, table: PlayTable, user, status: str) -> PlayTable:
         seat.save(update_fields=["left_at"])
         if not at.game.round_over and at.game.to_move == seat.position:
             # The stand-in moves after the bots' pause, not when the timer runs out.
-            table.server_moves_at = _server_moves_at(at)
-        _save(table, "server_moves_at")
+            _set_clock(at)
+        _save(table, *CLOCK_FIELDS)
     return table
 
 
@@ -384,8 +391,8 @@ def _start_if_full(at: AtTable) -> None:
     at.game = Game.new(table.variant, players=len(seats), seed=table.seed)
     table.status = PlayTable.Status.PLAYING
     table.state = at.game.to_json()
-    table.server_moves_at = _server_moves_at(at)
-    _save(table, "match", "status", "state", "server_moves_at")
+    _set_clock(at)
+    _save(table, "match", "status", "state", *CLOCK_FIELDS)
 
 
 def _players(seats: list[PlaySeat]) -> list[Player]:
@@ -423,8 +430,8 @@ def _record_move(at: AtTable, position: int, move: Move, *, by: str) -> None:
         if game.match_over:
             table.status = PlayTable.Status.FINISHED
     table.state = game.to_json()
-    table.server_moves_at = _server_moves_at(at)
-    _save(table, "state", "status", "server_moves_at", "moves_made")
+    _set_clock(at)
+    _save(table, "state", "status", "moves_made", *CLOCK_FIELDS)
 
 
 def _deal_next(at: AtTable) -> None:
@@ -433,23 +440,57 @@ def _deal_next(at: AtTable) -> None:
     except IllegalMove as error:
         raise TableError(rules_message(error)) from None
     at.table.state = at.game.to_json()
-    at.table.server_moves_at = _server_moves_at(at)
-    _save(at.table, "state", "server_moves_at")
+    _set_clock(at)
+    _save(at.table, "state", *CLOCK_FIELDS)
 
 
-def _server_moves_at(at: AtTable) -> datetime.datetime | None:
-    """When the server moves next by itself, if it does."""
+# What the clock of the next move sets (`_set_clock`), saved with every move.
+CLOCK_FIELDS = ("server_moves_at", "clock_seat", "clock_started_at", "remind_at")
+
+
+def _set_clock(at: AtTable) -> None:
+    """Set when the server moves next by itself, if it does, and the clock of the person to
+    move, if one runs: at a correspondence table its deadline passes over their vacations,
+    and they are reminded before it (`correspondence`)."""
     now, table, game = timezone.now(), at.table, at.game
+    table.clock_seat = table.clock_started_at = table.remind_at = None
+    table.server_moves_at = None
     if game.match_over:
-        return None
+        return
     if game.round_over:
-        return now + round_pause()
+        table.server_moves_at = now + round_pause()
+        return
     seat = at.seat_at(game.to_move)
     if seat.bot or seat.is_away:
-        return now + bot_delay()
-    if table.move_seconds:
-        return now + datetime.timedelta(seconds=table.move_seconds)
-    return None
+        table.server_moves_at = now + bot_delay()
+        return
+    if not table.move_seconds:
+        return
+    table.clock_seat, table.clock_started_at = seat.position, now
+    if not table.by_correspondence:
+        table.server_moves_at = now + datetime.timedelta(seconds=table.move_seconds)
+        return
+    reclock(table, vacation_spans(seat.user_id, since=now))
+
+
+def reclock(table: PlayTable, vacations: list[correspondence.Span]) -> None:
+    """The deadline and the reminder of the running correspondence clock of the locked
+    `table`, with these vacations of the person to move."""
+    table.server_moves_at = correspondence.deadline(
+        table.clock_started_at, table.move_seconds, vacations
+    )
+    table.remind_at = correspondence.remind_at(table.server_moves_at, table.move_seconds)
+
+
+def vacation_spans(user_id: int | None, *, since: datetime.datetime) -> list[correspondence.Span]:
+    """A person's vacations not over by `since` (the running and the planned ones)."""
+    if user_id is None:
+        return []
+    return list(
+        Vacation.objects.filter(user_id=user_id, ends_at__gt=since).values_list(
+            "starts_at", "ends_at"
+        )
+    )
 
 
 def _save(table: PlayTable, *fields: str) -> None:

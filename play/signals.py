@@ -1,9 +1,17 @@
-"""What played tables answer the games app: which of them show a player's name."""
+"""What played tables tell the apps above (a correspondence move's time running out) and
+answer the games app (which of them show a player's name)."""
 
-from django.dispatch import receiver
+from django.dispatch import Signal, receiver
 
 from games.signals import pages_showing_players
 from play.models import PlaySeat, PlayTable
+
+move_time_running_out = Signal()
+"""Sent by the worker (reminders.remind_due), once a move, when the time of the person to move
+at a correspondence table runs low (play.correspondence.remind_at), inside the transaction
+that marks it sent: `table` (PlayTable), `seat` (PlaySeat), `user` and `deadline` (an aware
+datetime, when the stand-in plays for them). A receiver writes what it sends in that
+transaction; raising undoes the mark, and the worker tries again."""
 
 
 @receiver(pages_showing_players)

@@ -11,6 +11,7 @@ app_name = "play"
 urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("new/", views.table_new, name="new"),
+    path("vacation/", views.vacation, name="vacation"),
     path("join/<str:invite>/", views.join_link, name="invite"),
     path("<int:pk>/", views.table_detail, name="table"),
     path("<int:pk>/events/", live.events_view(PlayTable), name="events"),

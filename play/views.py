@@ -1,5 +1,5 @@
 """Views of tables played on the site: the lobby, a new table, joining and leaving, the board
-and moves."""
+and moves, and a person's vacation from correspondence tables."""
 
 from __future__ import annotations
 
@@ -19,9 +19,9 @@ from core.versions import version_of
 from games import extensions
 from games.labels import rules_message, rules_summary
 from games.sheet import Sheet
-from play import queries, services
+from play import queries, services, vacations
 from play.board import SUIT_SYMBOLS, board, clock
-from play.forms import PlayTableForm
+from play.forms import PlayTableForm, VacationDatesForm, VacationDaysForm
 from play.models import PlaySeat, PlayTable
 from play.queries import AtTable, at_table
 
@@ -35,7 +35,12 @@ def lobby(request: HttpRequest) -> HttpResponse:
     """Tables I sit at (not those I resigned and left), those where it is my move first, and
     public tables waiting for players."""
     mine, open_tables = queries.lobby(request.user)
-    return render(request, "play/lobby.html", {"mine": mine, "open_tables": open_tables})
+    context = {
+        "mine": mine,
+        "open_tables": open_tables,
+        "moves_due": queries.moves_due(request.user),
+    }
+    return render(request, "play/lobby.html", context)
 
 
 @login_required
@@ -137,6 +142,8 @@ def _render_board(request: HttpRequest, at: AtTable, error: str = "") -> HttpRes
         shown = board(queries.view_of(at.game, mine), seats, mine, queries.board_seen(request))
         context["board"] = shown
         context["clock"] = clock(table, shown, timezone.now())
+        for position, vacation in queries.on_vacation(table, seats).items():
+            at.seat_at(position).vacation_until = vacation.ends_at
         context["ranking"] = queries.ranking(table) if shown.match_over and table.match_id else []
     template = "play/table.html"
     if request.htmx:
@@ -313,3 +320,46 @@ def replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             "board": board(queries.replay_view(game), seats, mine),
         },
     )
+
+
+@login_required
+@limit("vacation")
+def vacation(request: HttpRequest) -> HttpResponse:
+    """The person's vacation from correspondence tables: the one running or planned (to end or
+    cancel), the days left this year, and a vacation to take from one day to another or from
+    now for so many days."""
+    dates, days = VacationDatesForm(prefix="dates"), VacationDaysForm(prefix="days")
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        if action == "end":
+            ended = vacations.end_vacation(user=request.user)
+            if ended is not None:
+                messages.success(request, _("Your vacation is over; your clocks run again."))
+            return redirect("play:vacation")
+        form = None
+        if action == "dates":
+            form = dates = VacationDatesForm(request.POST, prefix="dates")
+        elif action == "days":
+            form = days = VacationDaysForm(request.POST, prefix="days")
+        if form is not None and form.is_valid():
+            starts_at, ends_at = form.span()
+            try:
+                vacations.take_vacation(user=request.user, starts_at=starts_at, ends_at=ends_at)
+            except vacations.VacationError as error:
+                form.add_error(None, str(error))
+            else:
+                messages.success(request, _("Your vacation is saved."))
+                return redirect("play:vacation")
+    year = timezone.localdate().year
+    taken = vacations.days_taken(request.user, year)
+    context = {
+        "current": queries.vacation_of(request.user),
+        "now": timezone.now(),
+        "year": year,
+        "allowance": vacations.allowance(),
+        "taken": taken,
+        "left": max(0, vacations.allowance() - taken),
+        "dates": dates,
+        "days": days,
+    }
+    return render(request, "play/vacation.html", context)

@@ -240,8 +240,9 @@ def test_a_signed_in_reader_pays_one_query_for_hidden_names_where_names_are_show
 # --- live play -------------------------------------------------------------------------------
 
 # The session and the account, the tables I sit at, the public tables waiting for players, the
-# seats of both (one query), and the top bar's count.
-LOBBY = 2 + 1 + 1 + 1 + WAITING
+# seats of both (one query), the top bar's count, and the correspondence tables where it is my
+# move (none here: their seats are read only when there are some).
+LOBBY = 2 + 1 + 1 + 1 + WAITING + 1
 
 
 @pytest.mark.parametrize("tables", [1, 6])

@@ -27,6 +27,7 @@ from clubs.models import Club, JoinRequest, Season
 from games import services
 from games.models import Match, Player
 from play import services as play
+from play import vacations
 from play.models import PlayTable
 from tests.conftest import counts_tables_of, make_match, play_out, record
 from tournaments import services as tournaments
@@ -251,6 +252,14 @@ def _resigned(carol) -> PlayTable:
     return table
 
 
+def _on_vacation(carol, table: PlayTable) -> PlayTable:
+    """carol's move at a correspondence table, her clock stopped by a vacation of five days."""
+    now = timezone.now()
+    vacations.take_vacation(user=carol, starts_at=now, ends_at=now + datetime.timedelta(days=5))
+    table.refresh_from_db()
+    return table
+
+
 def _carols_turn(game: Game) -> bool:
     return game.to_move == 0 and not game.opening_queen
 
@@ -296,6 +305,7 @@ def _tables(carol) -> dict[str, PlayTable]:
         "match_over": match_over,
         "waiting": waiting,
         "timed": _table(carol, _carols_turn, move_seconds=120),
+        "by_correspondence": _on_vacation(carol, _table(carol, _carols_turn, move_seconds=259200)),
         "out_of_round": _out_of_round(carol),
         "resigned": _resigned(carol),
     }

@@ -1,5 +1,6 @@
-"""The clock of tables played on the site: bots move, timers run out and the next round is
-dealt whether or not anyone is looking.
+"""The clock of tables played on the site: bots move, timers run out, the next round is dealt
+and people are reminded that their correspondence move's time runs out, whether or not anyone
+is looking.
 
     python manage.py play_worker
 
@@ -27,7 +28,7 @@ from django.utils import timezone
 
 from core.models import LiveEvent
 from core.outages import DATABASE_UNREACHABLE
-from play import services
+from play import reminders, services
 
 logger = logging.getLogger(__name__)
 
@@ -107,6 +108,12 @@ def run(stopping: threading.Event, *, until_idle: bool = False) -> int:
             except services.OwedMoveFailed as failed:
                 _put_aside(failed)
                 continue  # the other tables go on at once
+            try:
+                # A reminder counts as work done: the next pass looks again at once.
+                moved = reminders.remind_due() is not None or moved
+            except reminders.ReminderFailed as failed:
+                _put_reminder_aside(failed)
+                continue
             if not moved and not until_idle:
                 now = timezone.now()
                 if now - forgotten_at > FORGET_EVERY:
@@ -138,6 +145,16 @@ def _put_aside(failed: services.OwedMoveFailed) -> None:
     else:
         logger.exception("play worker: the owed move at table %s failed", failed.pk)
         services.put_aside(failed.pk, RETRY_AFTER)
+
+
+def _put_reminder_aside(failed: reminders.ReminderFailed) -> None:
+    """A reminder that fails is sent later, as a failed move is made later."""
+    if isinstance(failed.__cause__, DATABASE_UNREACHABLE):
+        _forget_connection()
+        reminders.put_reminder_aside(failed.pk, RETRY_SOON_AFTER)
+    else:
+        logger.exception("play worker: the reminder at table %s failed", failed.pk)
+        reminders.put_reminder_aside(failed.pk, RETRY_AFTER)
 
 
 def _forget_connection() -> None:
