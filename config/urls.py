@@ -22,6 +22,7 @@ urlpatterns = [
     path("tournaments/", include("tournaments.urls")),
     path("clubs/", include("clubs.urls")),
     path("players/", include("stats.urls")),
+    path("notifications/", include("notify.urls")),
     path("accounts/", include("allauth.urls")),
     # Django's own language switch, with a limit like every other post.
     path("i18n/setlang/", limit("language")(set_language), name="set_language"),

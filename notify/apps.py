@@ -12,4 +12,6 @@ class NotifyConfig(AppConfig):
 
     def ready(self) -> None:
         from notify import receivers  # noqa: F401 - its receivers connect
+
         # Each channel registers itself (notify.channels.CHANNELS), one import a line.
+        from notify.channels import email  # noqa: F401

@@ -13,6 +13,7 @@ import secrets
 from collections.abc import Sequence
 
 from django.conf import settings
+from django.core import signing
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -222,6 +223,27 @@ def put_aside(pk: int, delay: datetime.timedelta) -> None:
         PlayTable.objects.filter(pk=pk, server_moves_at__isnull=False).update(
             server_moves_at=timezone.now() + delay
         )
+
+
+def watching(*, table: int, seat: int | None = None, token: str = "") -> None:
+    """The seat's person has the table's page open now (its load, and its poll naming the
+    seat's token: `watch_token`): notify tells them nothing of a move they can see. A mark of
+    presence, not of the game: no lock, no version."""
+    if seat is None:
+        try:
+            seat = signing.loads(token, salt=WATCH_SALT)
+        except signing.BadSignature:
+            return
+    PlaySeat.objects.filter(pk=seat, table_id=table).update(watched_at=timezone.now())
+
+
+WATCH_SALT = "play.watching"
+
+
+def watch_token(seat: PlaySeat) -> str:
+    """What the seated person's page names in its poll, so that the poll marks them watching
+    without reading their session (signed: nobody marks another's seat)."""
+    return signing.dumps(seat.pk, salt=WATCH_SALT)
 
 
 def next_due() -> datetime.datetime | None:

@@ -1,9 +1,14 @@
 """What played tables answer the games app: which of them show a player's name."""
 
-from django.dispatch import receiver
+from django.dispatch import Signal, receiver
 
 from games.signals import pages_showing_players
 from play.models import PlaySeat, PlayTable
+
+worker_pass = Signal()
+"""Sent by the play worker between owed moves, about once a second (`now`): the apps built on
+this one do their time-driven work there (notify sends what is due). A receiver that fails on
+the database raises (the worker waits out the outage); it handles its other errors itself."""
 
 
 @receiver(pages_showing_players)

@@ -94,6 +94,8 @@ def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
     never moves the game: the worker does (play_worker). A visitor (who cannot be seated)
     is given the spectators' board of the new version straight from the cache when another
     watcher's fetch has rendered it already."""
+    if request.GET.get("w"):
+        services.watching(table=pk, token=request.GET["w"])
     if request.htmx and "v" in request.GET:
         version = version_of(PlayTable, pk)
         if version is None:
@@ -117,6 +119,8 @@ def _render_board(request: HttpRequest, at: AtTable, error: str = "") -> HttpRes
     table, seats = at.table, at.seats
     # Not by user id alone: an anonymous visitor's id is None, like a bot seat's user.
     mine = queries.seat_of(seats, request.user)
+    if mine is not None:
+        services.watching(table=table.pk, seat=mine.pk)
     left = mine is None and queries.has_left(seats, request.user)
     shared = queries.shares_watched_board(request, table, seats, error)
     if shared:
@@ -131,6 +135,7 @@ def _render_board(request: HttpRequest, at: AtTable, error: str = "") -> HttpRes
         "invite": request.GET.get("invite", ""),
         "error": error,
         "left": left,
+        "watch": services.watch_token(mine) if mine is not None else "",
     }
     if at.game is not None:
         # What the board shows this seat: only what `queries.view_of` lets it see.
