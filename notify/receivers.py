@@ -35,7 +35,7 @@ def send_what_is_due(sender, *, now: datetime.datetime, **kwargs) -> None:
     if not _days_looked_at or now - _days_looked_at[-1] >= DAYS_EVERY:
         _days_looked_at[:] = [now]
         services.tell_tournament_days(now)
-    delivery.send_due(now)
+    delivery.send_due()  # now: what was just told is due too
 
 
 def _seated_accounts(match_id: int):
