@@ -129,6 +129,13 @@ NOT_DONE = {
     "season": gettext_lazy(
         "You have changed seasons too often in a short time: this change was not made."
     ),
+    "notify": gettext_lazy(
+        "You have changed notifications or sent test messages too often in a short time: "
+        "this was not done."
+    ),
+    "unsubscribe": gettext_lazy(
+        "Too many unsubscribes came from your address in a short time: this one was not made."
+    ),
 }
 
 

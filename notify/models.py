@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class Kind(models.TextChoices):
@@ -82,7 +83,7 @@ class Delivery(models.Model):
     channel fails, given up after a limit (and shown on the person's page)."""
 
     class Status(models.TextChoices):
-        PENDING = "pending", _("waiting")
+        PENDING = "pending", pgettext_lazy("delivery", "waiting")
         # Taken by a worker, which is sending it now (until `due_at`, its lease).
         SENDING = "sending", _("sending")
         SENT = "sent", _("sent")

@@ -91,7 +91,6 @@ def save_settings(
         prefs.switches = {kind: list(switches.get(kind, [])) for kind in preferences.SWITCHED}
         prefs.quiet_from, prefs.quiet_until = quiet_from, quiet_until
         prefs.time_zone = time_zone
-        prefs.version += 1
         prefs.save()
     return prefs
 
@@ -105,7 +104,6 @@ def switch_off(*, user, kinds: list[str], channel: str) -> Settings:
             if kind in kinds:
                 chosen = [name for name in chosen if name != channel]
             prefs.switches[kind] = chosen
-        prefs.version += 1
         prefs.save()
     return prefs
 

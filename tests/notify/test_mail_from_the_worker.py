@@ -13,6 +13,7 @@ from notify.models import Delivery, Notification
 from play.management.commands import play_worker
 from play.models import PlaySeat, PlayTable
 from tests.play.test_play import new_table, until_my_turn
+from tests.tournaments.conftest import make_tournament
 from tournaments import services as tournaments
 from tournaments.models import Table
 
@@ -106,19 +107,7 @@ def test_a_forged_watch_token_marks_nobody(alice):
 def test_every_seated_account_gets_its_table_by_mail_when_a_round_is_seated(
     alice, bob, carol, smtp_sink
 ):
-    tournament = tournaments.create_tournament(
-        created_by=alice,
-        variant=__import__("cards101.rules", fromlist=["PRESETS"]).PRESETS["classic"],
-        name="Autumn cup",
-        date="2026-11-22",
-        place="Club",
-        preset="classic",
-        rounds_planned=2,
-        table_size=4,
-        match_end="played_out",
-        points_by_place={"2": [1.0, 0.0], "3": [2.0, 1.0, 0.0], "4": [3.0, 2.0, 1.0, 0.0]},
-        tie_breaks=["penalty_total"],
-    )
+    tournament = make_cup(alice)
     for user in (bob, carol):
         tournaments.enter_checked_in(tournament=tournament, player=user.player)
     round_ = tournaments.seat_next_round(tournament=tournament, by=alice)
@@ -138,6 +127,11 @@ def test_every_seated_account_gets_its_table_by_mail_when_a_round_is_seated(
     worker_pass()
     assert len(smtp_sink.to(bob.email)) == 2
     assert "45" in smtp_sink.to(bob.email)[1].get_content()
+
+
+def make_cup(director, **changes):
+    """A club's cup whose rounds are confirmed by a second person at the table."""
+    return make_tournament(director, name="Autumn cup", confirm_results=True, **changes)
 
 
 def test_a_person_who_switched_mail_off_for_their_move_gets_none(alice, smtp_sink):
