@@ -92,6 +92,7 @@ def _open(kind: str, guest: Player, user, by) -> Claim:
         kind=kind, guest=guest, guest_number=guest.pk, guest_name=guest.name, user=user, asked_by=by
     )
     changes.claims_changed()
+    signals.claim_opened.send(sender=Claim, claim=claim)
     if kind == Claim.Kind.CLAIM:
         log.info("claim %s: %s asks for guest %s (%s)", claim.pk, by, guest.pk, guest.name)
     else:
@@ -127,6 +128,7 @@ def decide(*, claim: Claim, approve: bool, by) -> Claim:
         else:
             _close(claim, Claim.Status.REFUSED, by)
             log.info("claim %s: refused by %s", claim.pk, by)
+        signals.claim_decided.send(sender=Claim, claim=claim, by=by)
         return claim
 
 

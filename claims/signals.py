@@ -14,5 +14,13 @@ merging_players = Signal()
 with both players' rows locked: a receiver takes the locks of what it owns and returns why the
 two cannot become one (both entered one tournament), or None."""
 
+claim_opened = Signal()
+"""Sent inside the transaction when a claim (`claim`) is opened: its deciders are to be told
+(notify)."""
+
+claim_decided = Signal()
+"""Sent inside the transaction when a pending claim (`claim`) was approved or refused by
+`by`: whoever asked is to be told."""
+
 players_merged = Signal()
 """Sent once the guest's rows are `into`'s (`guest_id`, `into`), in the same transaction."""

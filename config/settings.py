@@ -139,6 +139,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # Keeps the language a signed-in person uses: their notifications are written in it.
     # Answers a view over its rate limit (core/limits.py) with RATELIMIT_VIEW.
     "django_ratelimit.middleware.RatelimitMiddleware",
     # Answers a view that cannot reach the database with 503, not 500.
@@ -399,6 +400,11 @@ RATE_LIMITS = env_rates(
         "push": "30/h",
         # Vacations from correspondence tables taken, ended or cancelled: a few a year.
         "vacation": "20/h",
+        # Notification settings saved and test messages sent: a person tries a few of each.
+        "notify": "30/h",
+        # One-click unsubscribes (no account: per address; a mail provider posts them for
+        # many people from few addresses).
+        "unsubscribe": "300/h",
     },
 )
 RATELIMIT_VIEW = "config.views.rate_limited"
@@ -415,6 +421,8 @@ if os.environ.get("DJANGO_EMAIL_HOST"):
                 "username": os.environ.get("DJANGO_EMAIL_HOST_USER", ""),
                 "password": os.environ.get("DJANGO_EMAIL_HOST_PASSWORD", ""),
                 "use_tls": env_bool("DJANGO_EMAIL_USE_TLS", "true"),
+                # A server that stops answering must not hold the worker that sends (notify).
+                "timeout": env_int("DJANGO_EMAIL_TIMEOUT", "20"),
             },
         }
     }
@@ -442,6 +450,8 @@ PUSH_SERVICE_HOSTS = env_list(
     "DJANGO_PUSH_SERVICE_HOSTS",
     "fcm.googleapis.com,updates.push.services.mozilla.com,.notify.windows.com,web.push.apple.com",
 )
+# The site's address, for the links in messages sent off the site (notify).
+SITE_URL = os.environ.get("DJANGO_SITE_URL", "http://127.0.0.1:8000")
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "101 <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 

@@ -4,7 +4,6 @@
 from allauth.account.decorators import secure_admin_login
 from django.contrib import admin
 from django.urls import include, path
-from django.views.i18n import set_language
 
 from config import views
 from core.limits import limit
@@ -23,11 +22,11 @@ urlpatterns = [
     path("tournaments/", include("tournaments.urls")),
     path("clubs/", include("clubs.urls")),
     path("players/", include("stats.urls")),
-    path("notify/", include("notify.urls")),
-    path("notify/telegram/", include("notify.telegram_urls")),
+    path("notifications/", include("notify.urls")),
+    path("notifications/telegram/", include("notify.telegram_urls")),
     path("accounts/", include("allauth.urls")),
     # Django's own language switch, with a limit like every other post.
-    path("i18n/setlang/", limit("language")(set_language), name="set_language"),
+    path("i18n/setlang/", limit("language")(views.set_language_kept), name="set_language"),
     path("admin/", admin.site.urls),
 ]
 

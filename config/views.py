@@ -3,6 +3,7 @@ when they may not do something, or not so often, or not while the database is aw
 
 import math
 
+from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -14,11 +15,13 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_safe
+from django.views.i18n import set_language
 
 from claims.notices import to_confirm
 from clubs.queries import clubs_of
 from games import owners
 from games.models import Match
+from notify import services as notify_services
 from play.queries import moves_due
 from tournaments.models import Tournament
 from tournaments.queries import seats_now
@@ -43,6 +46,19 @@ def home(request: HttpRequest) -> HttpResponse:
         "clubs": clubs_of(request.user),
     }
     return render(request, "home.html", context)
+
+
+def set_language_kept(request: HttpRequest) -> HttpResponse:
+    """Django's language switch; a signed-in person's messages follow it (notify)."""
+    response = set_language(request)
+    language = request.POST.get("language", "")
+    if (
+        request.method == "POST"
+        and request.user.is_authenticated
+        and language in dict(settings.LANGUAGES)
+    ):
+        notify_services.remember_language(user=request.user, language=language)
+    return response
 
 
 @require_safe
@@ -181,6 +197,13 @@ NOT_DONE = {
     ),
     "vacation": gettext_lazy(
         "You have changed your vacation too often in a short time: this change was not made."
+    ),
+    "notify": gettext_lazy(
+        "You have changed notifications or sent test messages too often in a short time: "
+        "this was not done."
+    ),
+    "unsubscribe": gettext_lazy(
+        "Too many unsubscribes came from your address in a short time: this one was not made."
     ),
 }
 

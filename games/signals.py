@@ -51,6 +51,11 @@ stand_ins_waiting = Signal()
 """Asked which accounts `by` named at `match` sit there as guests until they confirm it is
 them (`account_named`), to tell the scorekeeper. A receiver returns their usernames."""
 
+round_waits_confirmation = Signal()
+"""Sent by the services, inside the writing transaction, when a round (`round_`) of `match`
+entered or changed by `by` waits for another person at the table (or a director) to confirm
+it (notify tells them)."""
+
 confirmations_waiting = Signal()
 """Asked, for a signed-in `user` who may not keep `match`'s score, whether a guest seated at
 `match` waits for `user` to confirm that it is them (`account_named`): the sheet shows the

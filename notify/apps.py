@@ -15,6 +15,7 @@ class NotifyConfig(AppConfig):
 
         # Each channel registers itself (notify.channels.CHANNELS), one import a line.
         from notify.channels import (
+            email,  # noqa: F401
             push,  # noqa: F401
             telegram,  # noqa: F401
         )

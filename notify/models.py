@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class Kind(models.TextChoices):
@@ -37,6 +38,9 @@ class Settings(models.Model):
     quiet_from = models.TimeField(_("quiet from"), null=True, blank=True)
     quiet_until = models.TimeField(_("quiet until"), null=True, blank=True)
     time_zone = models.CharField(_("time zone"), max_length=64, blank=True)
+    # The language the person last used the site in (notify.middleware): messages are
+    # written in it; "" before they came back, which means Russian (notify.preferences).
+    language = models.CharField(max_length=10, blank=True)
     version = models.PositiveIntegerField(default=1)
 
     class Meta:
@@ -79,7 +83,9 @@ class Delivery(models.Model):
     channel fails, given up after a limit (and shown on the person's page)."""
 
     class Status(models.TextChoices):
-        PENDING = "pending", _("waiting")
+        PENDING = "pending", pgettext_lazy("delivery", "waiting")
+        # Taken by a worker, which is sending it now (until `due_at`, its lease).
+        SENDING = "sending", _("sending")
         SENT = "sent", _("sent")
         FAILED = "failed", _("given up")
         SKIPPED = "skipped", _("not sent")

@@ -1,2 +1,169 @@
 """What notify hears from the apps below it, and the notifications it writes for it (in the
-transaction of the change that causes them)."""
+transaction of the change that causes them), and its part of the play worker's passes."""
+
+from __future__ import annotations
+
+import datetime
+import logging
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.signals import user_logged_in
+from django.dispatch import receiver
+from django.urls import reverse
+from django.utils import translation
+
+from claims.models import Claim
+from claims.queries import deciders
+from claims.signals import claim_decided, claim_opened
+from games.models import Seat
+from games.signals import round_waits_confirmation
+from notify import delivery, services
+from notify.models import Kind
+from play.signals import move_time_running_out, worker_pass
+from tournaments.signals import round_clock_started, round_seated
+
+logger = logging.getLogger(__name__)
+
+# The day's tournaments are looked for this often (a daily reminder needs no more).
+DAYS_EVERY = datetime.timedelta(minutes=1)
+_days_looked_at: list[datetime.datetime] = []
+
+
+@receiver(worker_pass)
+def send_what_is_due(sender, *, now: datetime.datetime, **kwargs) -> None:
+    """The worker's pass: who now waits for a move without looking, the day's tournaments
+    (once a minute), then every delivery due."""
+    services.tell_moves_waiting(now)
+    if not _days_looked_at or now - _days_looked_at[-1] >= DAYS_EVERY:
+        _days_looked_at[:] = [now]
+        services.tell_tournament_days(now)
+    delivery.send_due()  # now: what was just told is due too
+
+
+@receiver(move_time_running_out)
+def deadline_near(sender, *, table, user, deadline: datetime.datetime, **kwargs) -> None:
+    """A correspondence move's time runs low: the person is reminded (written in the
+    worker's transaction that marks the reminder sent, so once)."""
+    if user is not None:
+        services.remind_move_deadline(
+            user=user, table_id=table.pk, name=str(table), deadline=deadline
+        )
+
+
+def _seated_accounts(match_id: int):
+    return (
+        Seat.objects.filter(match_id=match_id, player__user__isnull=False)
+        .select_related("player__user")
+        .order_by("position")
+    )
+
+
+@receiver(round_seated)
+def tell_tables(sender, *, round_, **kwargs) -> None:
+    """Each seated account: its table's number, seat and the others at it, and a link."""
+    tournament = round_.tournament
+    for table in round_.tables.select_related("match"):
+        seats = list(table.match.seats.select_related("player__user").order_by("position"))
+        for seat in seats:
+            user = seat.player.user
+            if user is None:
+                continue
+            services.tell(
+                user=user,
+                kind=Kind.YOUR_TABLE,
+                key=f"seated:{round_.pk}",
+                payload={
+                    "what": "seated",
+                    "tournament": tournament.name,
+                    "round": round_.number,
+                    "final": round_.is_final,
+                    "table": table.number,
+                    "seat": seat.position + 1,
+                    # They sat down together: each may read the others' names (games.audience).
+                    "others": [other.player.name for other in seats if other.pk != seat.pk],
+                    "path": table.match.get_absolute_url(),
+                },
+            )
+
+
+@receiver(round_clock_started)
+def tell_clock(sender, *, round_, **kwargs) -> None:
+    tournament = round_.tournament
+    stamp = int(round_.clock_started_at.timestamp())
+    for table in round_.tables.all():
+        for seat in _seated_accounts(table.match_id):
+            services.tell(
+                user=seat.player.user,
+                kind=Kind.YOUR_TABLE,
+                key=f"clock:{round_.pk}:{stamp}",
+                payload={
+                    "what": "clock",
+                    "tournament": tournament.name,
+                    "round": round_.number,
+                    "minutes": round_.clock_minutes,
+                    "path": reverse("games:match", args=[table.match_id]),
+                },
+            )
+
+
+@receiver(round_waits_confirmation)
+def tell_to_confirm(sender, *, round_, match, by, **kwargs) -> None:
+    """The other accounts at the table may confirm the round."""
+    for seat in _seated_accounts(match.pk):
+        if by is not None and seat.player.user_id == by.pk:
+            continue
+        services.tell(
+            user=seat.player.user,
+            kind=Kind.TO_CONFIRM,
+            key=f"confirm:{round_.pk}:{round_.version}",
+            payload={
+                "round": round_.number,
+                "started": match.created_at.isoformat(),
+                "path": match.get_absolute_url(),
+            },
+        )
+
+
+@receiver(claim_opened)
+def tell_deciders(sender, *, claim: Claim, **kwargs) -> None:
+    users = get_user_model().objects.filter(pk__in=deciders(claim), is_active=True)
+    for user in users:
+        services.tell(
+            user=user,
+            kind=Kind.TO_DECIDE,
+            key=f"claim:{claim.pk}",
+            payload={
+                "what": "claim_waiting",
+                "guest": claim.guest_name,
+                "account": claim.user.get_username(),
+                "path": reverse("claims:claims"),
+            },
+        )
+
+
+@receiver(claim_decided)
+def tell_asker(sender, *, claim: Claim, by, **kwargs) -> None:
+    asker = claim.asked_by
+    if asker is None or asker.pk == by.pk:
+        return
+    services.tell(
+        user=asker,
+        kind=Kind.TO_DECIDE,
+        key=f"claim_decided:{claim.pk}",
+        payload={
+            "what": "claim_decided",
+            "guest": claim.guest_name,
+            "approved": claim.status == Claim.Status.APPROVED,
+            "path": reverse("claims:claims"),
+        },
+    )
+
+
+@receiver(user_logged_in)
+def language_at_login(sender, *, request, user, **kwargs) -> None:
+    """The language a person logs in with is the one their messages are written in, until
+    they switch (config.views.set_language_kept); kept at login and at a switch, never on a
+    page's GET."""
+    language = getattr(request, "LANGUAGE_CODE", None) or translation.get_language()
+    if language:
+        services.remember_language(user=user, language=language)

@@ -1,4 +1,4 @@
-"""The Telegram channel's URLs, under /notify/telegram/ (config/urls.py)."""
+"""The Telegram channel's URLs, under /notifications/telegram/ (config/urls.py)."""
 
 from django.urls import path
 

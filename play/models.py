@@ -126,6 +126,9 @@ class PlaySeat(models.Model):
     # When its person resigned and left a table in play: the stand-in plays the seat to the
     # match's end, and the person no longer sits there (the seat keeps who sat, for the record).
     left_at = models.DateTimeField(_("left at"), null=True, blank=True)
+    # When the seat's person last had the table's page open (its load and its slow poll touch
+    # it): someone who has not for a while is told by other means that it is their move.
+    watched_at = models.DateTimeField(null=True, blank=True)
     # Not stored: when the person's vacation ends, if they are on one now and the table is
     # played by correspondence (set by the table's page: play.queries.on_vacation).
     vacation_until = None

@@ -13,6 +13,11 @@ that marks it sent: `table` (PlayTable), `seat` (PlaySeat), `user` and `deadline
 datetime, when the stand-in plays for them). A receiver writes what it sends in that
 transaction; raising undoes the mark, and the worker tries again."""
 
+worker_pass = Signal()
+"""Sent by the play worker between owed moves, about once a second (`now`): the apps built on
+this one do their time-driven work there (notify sends what is due). A receiver that fails on
+the database raises (the worker waits out the outage); it handles its other errors itself."""
+
 
 @receiver(pages_showing_players)
 def tables_showing(sender, *, players: list[int], **kwargs) -> list[tuple[type, int]]:

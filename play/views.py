@@ -19,7 +19,7 @@ from core.versions import version_of
 from games import extensions
 from games.labels import rules_message, rules_summary
 from games.sheet import Sheet
-from play import queries, services, vacations
+from play import presence, queries, services, vacations
 from play.board import SUIT_SYMBOLS, board, clock
 from play.forms import PlayTableForm, VacationDatesForm, VacationDaysForm
 from play.models import PlaySeat, PlayTable
@@ -99,6 +99,8 @@ def table_detail(request: HttpRequest, pk: int) -> HttpResponse:
     never moves the game: the worker does (play_worker). A visitor (who cannot be seated)
     is given the spectators' board of the new version straight from the cache when another
     watcher's fetch has rendered it already."""
+    if request.GET.get("w"):
+        presence.watching(table=pk, token=request.GET["w"])
     if request.htmx and "v" in request.GET:
         version = version_of(PlayTable, pk)
         if version is None:
@@ -122,6 +124,8 @@ def _render_board(request: HttpRequest, at: AtTable, error: str = "") -> HttpRes
     table, seats = at.table, at.seats
     # Not by user id alone: an anonymous visitor's id is None, like a bot seat's user.
     mine = queries.seat_of(seats, request.user)
+    if mine is not None:
+        presence.watching(table=table.pk, seat=mine.pk)
     left = mine is None and queries.has_left(seats, request.user)
     shared = queries.shares_watched_board(request, table, seats, error)
     if shared:
@@ -136,6 +140,7 @@ def _render_board(request: HttpRequest, at: AtTable, error: str = "") -> HttpRes
         "invite": request.GET.get("invite", ""),
         "error": error,
         "left": left,
+        "watch": presence.watch_token(mine) if mine is not None else "",
     }
     if at.game is not None:
         # What the board shows this seat: only what `queries.view_of` lets it see.

@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-APPS = ("config", "core", "games", "claims", "play", "tournaments", "stats", "clubs")
+APPS = ("config", "core", "games", "claims", "play", "tournaments", "stats", "clubs", "notify")
 
 
 def imported_modules(source: str) -> set[str]:

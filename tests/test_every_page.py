@@ -25,6 +25,7 @@ from django.test import Client, override_settings
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import translation
 
+from notify.tokens import unsubscribe_token
 from tests.world import ROLES, USERNAMES, World, build_world
 
 pytestmark = pytest.mark.django_db
@@ -153,6 +154,11 @@ def states(world: World) -> dict[str, list[dict]]:
         "stats:player_json": profiles,
         "stats:profile": profiles,
         "stats:head_to_head": [{"pk": carol, "other": alice}],
+        # --- notifications (notify.views): carol's own link, and one we did not sign ---
+        "notify:unsubscribe": [
+            {"token": unsubscribe_token(world.people["carol"].pk, ["your_move"])},
+            {"token": "no-such-token"},
+        ],
         "account_confirm_email": [{"key": "no-such-key"}],
         "account_reset_password_from_key": [{"uidb36": "2", "key": "no-such-key"}],
         **_admin_states(),

@@ -267,8 +267,9 @@ def test_the_lobby_costs_the_same_however_many_tables(
 # The session and the account; in the move's transaction (its savepoint and release in a
 # test) the table, locked, with its match, and its seats with their players, read once each;
 # the move kept and the table saved; after the commit, the event that tells the watchers (a
-# row when the database carries them, as `make run` does; none on Redis).
-MOVE = 2 + 2 + 2 + 2 + 1
+# row when the database carries them, as `make run` does; none on Redis); and the mover marked
+# as watching the table (play.presence: nobody is told elsewhere of a move they see).
+MOVE = 2 + 2 + 2 + 2 + 1 + 1
 
 
 def test_a_move_reads_the_table_and_its_seats_once(

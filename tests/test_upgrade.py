@@ -52,7 +52,8 @@ MOVED: dict[str, str] = {
 
 # Fields added since, by today's label, with the value every upgraded row takes.
 ADDED: dict[str, dict] = {
-    "play.playseat": {"left_at": None},  # nobody had resigned from a table
+    # nobody had resigned from a table, nor had been seen watching one
+    "play.playseat": {"left_at": None, "watched_at": None},
     # no table had a name; none was by correspondence (no clock of days, no reminder due)
     "play.playtable": {"name": "", "clock_seat": None, "clock_started_at": None, "remind_at": None},
     "games.player": {"large_print": False},  # nobody had asked for large print

@@ -29,6 +29,13 @@ tournament_settled = Signal()
 finished, or when it was played, may have changed (a round closed, the tournament finished,
 reopened, or its settings changed): `tournament`. A club's seasons count its finished nights."""
 
+round_seated = Signal()
+"""Sent by the services, inside the writing transaction, when a round (`round_`) was seated
+or seated again: its seated players are to be told their tables (notify)."""
+
+round_clock_started = Signal()
+"""Sent inside the writing transaction when a director started the clock of `round_`."""
+
 projector_panels = Signal()
 """Asked by the projector, between rounds (no round playing), what else to show beside the
 standings: `tournament`, `request`. A receiver returns a list of HTML fragments (a club's

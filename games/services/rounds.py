@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from cards101.rules import RulesError, parse_cards, score_match
-from games import owners
+from games import owners, signals
 from games.models import Correction, Entry, Match, Round, Seat
 from games.queries import Outcome, Outcomes, RoundRows, cut_rounds, load_rounds
 from games.services.errors import NotAllowed, RoundConflict
@@ -51,6 +51,7 @@ def record_round(*, match: Match, outcomes: Outcomes, version: int, by) -> Round
         new = Round(match=match, number=len(rounds) + 1, entered_by=by)
         _stamp(new, match, by)
         new.save()
+        _announce_unconfirmed(new, match, by)
         rounds.append((new, dict(outcomes)))
         _rescore(match, _seats(match), rounds)
     return new
@@ -81,6 +82,7 @@ def change_round(
             update_fields=["entered_by", "version", "confirmed_by", "confirmed_at", "updated_at"]
         )
         changed.disputes.all().delete()
+        _announce_unconfirmed(changed, match, by)
         _rescore(match, seats, rounds)
         _keep_correction(match, changed, Correction.Action.CHANGED, by, before, outcomes)
     return changed
@@ -187,6 +189,11 @@ def _stamp(round_: Round, match: Match, by) -> None:
         round_.confirmed_by, round_.confirmed_at = by, timezone.now()
     else:
         round_.confirmed_by, round_.confirmed_at = None, None
+
+
+def _announce_unconfirmed(round_: Round, match: Match, by) -> None:
+    if round_.confirmed_at is None:
+        signals.round_waits_confirmation.send(sender=Round, round_=round_, match=match, by=by)
 
 
 def _seats(match: Match) -> list[Seat]:

@@ -333,9 +333,9 @@ def test_the_form_turns_push_off_in_every_browser_and_goes_back(
     subscribed(bob, push_service.browser("bob"))
     client.force_login(alice)
     response = client.post(
-        reverse("notify:push_unsubscribe"), {"next": "/notify/?tab=1"}, follow=True
+        reverse("notify:push_unsubscribe"), {"next": "/notifications/?tab=1"}, follow=True
     )
-    assert response.redirect_chain[0] == ("/notify/?tab=1", 302)
+    assert response.redirect_chain[0] == ("/notifications/?tab=1", 302)
     assert list(PushSubscription.objects.values_list("user__username", flat=True)) == ["bob"]
     response = client.post(
         reverse("notify:push_unsubscribe"), {"next": "https://evil.example/"}, follow=False
@@ -495,7 +495,7 @@ def test_the_command_prints_a_key_pair_that_signs(capsys):
 
 
 def panel(user, language: str) -> str:
-    request = RequestFactory().get("/notify/")
+    request = RequestFactory().get("/notifications/")
     request.user = user
     with translation.override(language):
         context = CHANNELS["push"].panel_context(request)

@@ -254,8 +254,8 @@ def test_other_words_to_the_bot_get_help_and_group_chats_get_nothing(api, client
 
 def test_the_unlink_button_unlinks_and_goes_back(api, alice_client, alice):
     telegram_links.link_chat(token=_token_for(alice), chat_id=ALICE_CHAT)
-    response = alice_client.post(reverse("telegram:unlink"), {"next": "/notify/?tab=1"})
-    assert response.status_code == 302 and response.headers["Location"] == "/notify/?tab=1"
+    response = alice_client.post(reverse("telegram:unlink"), {"next": "/notifications/?tab=1"})
+    assert response.status_code == 302 and response.headers["Location"] == "/notifications/?tab=1"
     assert not TelegramLink.objects.exists()
     home = alice_client.get("/")
     assert "Telegram is unlinked: no more notifications go there." in home.content.decode()
@@ -318,7 +318,7 @@ def test_the_webhook_command_tells_telegram_the_address_and_secret(api):
     call_command("telegram_webhook", "https://101.example.org")
     [(method, params)] = api.calls
     assert method == "setWebhook"
-    assert params["url"] == f"https://101.example.org/notify/telegram/{SECRET}/"
+    assert params["url"] == f"https://101.example.org/notifications/telegram/{SECRET}/"
     assert params["secret_token"] == SECRET
     with pytest.raises(CommandError):
         call_command("telegram_webhook", "http://101.example.org")
@@ -468,7 +468,7 @@ def test_the_pace_hands_a_long_wait_back_to_the_worker():
 
 
 def panel(user, language: str) -> str:
-    request = RequestFactory().get("/notify/")
+    request = RequestFactory().get("/notifications/")
     request.user = user
     channel = CHANNELS["telegram"]
     with translation.override(language):
@@ -490,7 +490,7 @@ def test_the_panel_links_unlinks_or_says_it_is_off(
     telegram_links.link_chat(token=_token_for(alice), chat_id=ALICE_CHAT)
     page = panel(alice, language)
     assert unlink in page and link not in page
-    assert 'name="next" value="/notify/"' in page
+    assert 'name="next" value="/notifications/"' in page
     settings.TELEGRAM_BOT_TOKEN = ""
     page = panel(alice, language)
     assert off in page and link not in page and unlink not in page

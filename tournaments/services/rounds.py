@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from games import services as games
 from games.models import Match, Player, Seat
-from tournaments import queries
+from tournaments import queries, signals
 from tournaments.errors import RepeatMeetings, TournamentError
 from tournaments.models import Table, Tournament, TournamentRound
 from tournaments.seating import repeated_pairs, seat_round
@@ -65,6 +65,7 @@ def _seat(tournament: Tournament, by, seed: int | None = None) -> TournamentRoun
         tournament=tournament, number=number, seed=seed, is_final=is_final
     )
     _create_tables(tournament, round_, tables, by)
+    signals.round_seated.send(sender=TournamentRound, round_=round_)
     if tournament.status == Tournament.Status.REGISTRATION:
         tournament.status = Tournament.Status.RUNNING
     _save(tournament, "status")
@@ -226,6 +227,7 @@ def start_clock(*, round_: TournamentRound, minutes: int) -> None:
         round_.clock_started_at = timezone.now()
         round_.clock_minutes = minutes
         round_.save(update_fields=["clock_started_at", "clock_minutes"])
+        signals.round_clock_started.send(sender=TournamentRound, round_=round_)
         _save(tournament)
 
 

@@ -8,7 +8,9 @@ is looking.
 "Running in production"), and several may run on one database: each move is taken under the
 table's row lock, which the others skip. Stopped by SIGTERM or Ctrl-C after the move it is
 making. It outlives outages of the database: a pass that fails waits a little longer each time
-the database fails again, and goes on once it answers.
+the database fails again, and goes on once it answers. Between owed moves, about once a
+second, the apps built on play do their time-driven work (`play.signals.worker_pass`: notify
+sends the notifications due).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from django.utils import timezone
 from core.models import LiveEvent
 from core.outages import DATABASE_UNREACHABLE
 from play import reminders, services
+from play.signals import worker_pass
 
 logger = logging.getLogger(__name__)
 
@@ -40,6 +43,9 @@ RETRY_AFTER = datetime.timedelta(seconds=30)
 # ...or after this when it failed because the database was away for a moment.
 RETRY_SOON_AFTER = datetime.timedelta(seconds=2)
 FORGET_EVERY = datetime.timedelta(minutes=1)
+# Between owed moves, the apps built on play do their time-driven work this often (notify
+# sends what is due): the tables' moves come first.
+PASS_EVERY = 1.0
 # After a pass that failed on the database, the next waits this long, doubled after each
 # failure in a row up to LONGEST_WAIT, each a quarter more or less at random (so that the
 # workers that failed together do not all come back at once).
@@ -98,6 +104,7 @@ def run(stopping: threading.Event, *, until_idle: bool = False) -> int:
     until none is due). Returns how many were made."""
     made = 0
     forgotten_at = timezone.now()
+    passed_at = 0.0
     outage = Outage()
     while not stopping.is_set():
         due = None
@@ -114,6 +121,9 @@ def run(stopping: threading.Event, *, until_idle: bool = False) -> int:
             except reminders.ReminderFailed as failed:
                 _put_reminder_aside(failed)
                 continue
+            if not moved and (until_idle or time.monotonic() - passed_at >= PASS_EVERY):
+                passed_at = time.monotonic()
+                _pass_others()
             if not moved and not until_idle:
                 now = timezone.now()
                 if now - forgotten_at > FORGET_EVERY:
@@ -133,6 +143,17 @@ def run(stopping: threading.Event, *, until_idle: bool = False) -> int:
         wait = LOOK_EVERY if due is None else (due - timezone.now()).total_seconds()
         stopping.wait(min(max(wait, 0), LOOK_EVERY))
     return made
+
+
+def _pass_others() -> None:
+    """The time-driven work of the apps built on play (worker_pass): a database error stops
+    the pass as the worker's own would (an outage is waited out); any other is logged, and
+    the worker goes on."""
+    for receiver, result in worker_pass.send_robust(sender=None, now=timezone.now()):
+        if isinstance(result, DATABASE_ERRORS):
+            raise result
+        if isinstance(result, Exception):
+            logger.error("play worker: %r failed", receiver, exc_info=result)
 
 
 def _put_aside(failed: services.OwedMoveFailed) -> None:

@@ -1,0 +1,77 @@
+"""The Notifications page's form: a switch per kind and channel, quiet hours, time zone."""
+
+from __future__ import annotations
+
+import zoneinfo
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from notify import preferences
+from notify.models import Channel, Settings
+
+
+def switch_name(kind: str, channel: str) -> str:
+    return f"{kind}__{channel}"
+
+
+class SettingsForm(forms.Form):
+    quiet_from = forms.TimeField(
+        label=_("Quiet from"),
+        required=False,
+        widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+    )
+    quiet_until = forms.TimeField(
+        label=_("Quiet until"),
+        required=False,
+        widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+    )
+    time_zone = forms.CharField(label=_("Time zone"), required=False, max_length=64)
+
+    def __init__(self, *args, prefs: Settings, **kwargs) -> None:
+        initial = {
+            "quiet_from": prefs.quiet_from,
+            "quiet_until": prefs.quiet_until,
+            "time_zone": prefs.time_zone,
+        }
+        for kind in preferences.SWITCHED:
+            for channel in Channel.values:
+                initial[switch_name(kind, channel)] = preferences.is_on(prefs, kind, channel)
+        super().__init__(*args, initial=initial, **kwargs)
+        for kind in preferences.SWITCHED:
+            for channel in Channel:
+                self.fields[switch_name(kind, channel.value)] = forms.BooleanField(
+                    required=False, label=f"{kind.label}: {channel.label}"
+                )
+
+    def clean_time_zone(self) -> str:
+        zone = self.cleaned_data["time_zone"].strip()
+        if zone and zone not in zoneinfo.available_timezones():
+            raise forms.ValidationError(
+                _("“%(zone)s” is not a time zone; write it as Europe/Moscow."),
+                params={"zone": zone},
+            )
+        return zone
+
+    def clean(self):
+        data = super().clean()
+        if bool(data.get("quiet_from")) != bool(data.get("quiet_until")):
+            raise forms.ValidationError(_("Quiet hours need a start and an end."))
+        return data
+
+    def switches(self) -> dict[str, list[str]]:
+        return {
+            kind: [
+                channel
+                for channel in Channel.values
+                if self.cleaned_data.get(switch_name(kind, channel))
+            ]
+            for kind in preferences.SWITCHED
+        }
+
+    def grid(self) -> list[tuple[str, list]]:
+        """The switches by kind: (kind's label, [bound field per channel])."""
+        return [
+            (kind.label, [self[switch_name(kind, channel)] for channel in Channel.values])
+            for kind in preferences.SWITCHED
+        ]

@@ -1,0 +1,168 @@
+"""What notify reads: the moves waiting for someone who is not looking, the tournaments of
+the day, and what a person's Notifications page shows."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+
+from django.db.models import CharField, Exists, OuterRef, Q, Value
+from django.db.models.functions import Cast, Concat
+from django.urls import reverse
+
+from notify import preferences
+from notify.models import Delivery, Kind, Notification
+from play.models import PlayMove, PlaySeat, PlayTable
+from play.queries import seat_to_move
+from tournaments.models import Entrant, Tournament
+
+# A seat whose page polled within this is watched (the page polls every 15 s; a tab in the
+# background, whose timers the browser slows to once a minute, is not).
+WATCHING = datetime.timedelta(seconds=45)
+# Tables moved longer ago than this are not live play any more: nobody is told of them.
+LIVE_WINDOW = datetime.timedelta(hours=6)
+# What the Notifications page lists of what was sent.
+RECENT = 20
+
+
+@dataclass(frozen=True)
+class MoveWaiting:
+    user: object
+    table_id: int
+    moves_made: int
+    payload: dict
+
+
+# Whose move each table's version is (the state is read once a version, not once a pass).
+_to_move: dict[tuple[int, int], int | None] = {}
+_KEPT = 5000
+
+
+def moves_waiting(now: datetime.datetime, *, waited: datetime.timedelta) -> list[MoveWaiting]:
+    """The people whose move has waited at least `waited` at a live table whose page they
+    have not had open for WATCHING, and who were not told of this move, nor of another at
+    this table since they last moved themselves."""
+    told = Notification.objects.filter(
+        user=OuterRef("user_id"),
+        key=Concat(
+            Value("move:"),
+            Cast(OuterRef("table_id"), CharField()),
+            Value(":"),
+            Cast(OuterRef("table__moves_made"), CharField()),
+            output_field=CharField(),
+        ),
+    )
+    seats = (
+        PlaySeat.objects.filter(
+            user__isnull=False,
+            bot="",
+            left_at__isnull=True,
+            timeouts__lt=2,
+            table__status=PlayTable.Status.PLAYING,
+            table__updated_at__lte=now - waited,
+            table__updated_at__gte=now - LIVE_WINDOW,
+        )
+        .filter(Q(watched_at__isnull=True) | Q(watched_at__lt=now - WATCHING))
+        .exclude(Exists(told))
+        .values_list("position", "user_id", "table_id", "table__version", "table__moves_made")
+    )
+    rows = list(seats)
+    unknown = {(table, version) for _p, _u, table, version, _m in rows} - _to_move.keys()
+    if unknown:
+        if len(_to_move) > _KEPT:
+            _to_move.clear()
+        for table in PlayTable.objects.filter(pk__in={pk for pk, _v in unknown}).only(
+            "pk", "status", "state", "version"
+        ):
+            _to_move[(table.pk, table.version)] = seat_to_move(table)
+    due = [row for row in rows if _to_move.get((row[2], row[3])) == row[0]]
+    if not due:
+        return []
+    tables = PlayTable.objects.in_bulk({row[2] for row in due})
+    users = {
+        seat.user_id: seat.user
+        for seat in PlaySeat.objects.filter(
+            table_id__in=tables, user_id__in={row[1] for row in due}
+        ).select_related("user")
+    }
+    waiting = []
+    for position, user_id, table_id, _version, moves_made in due:
+        if _told_since_own_move(user_id, table_id, position):
+            continue
+        table = tables[table_id]
+        waiting.append(
+            MoveWaiting(
+                user=users[user_id],
+                table_id=table_id,
+                moves_made=moves_made,
+                payload={
+                    "table": table_id,
+                    "name": table.name,
+                    "started": table.created_at.isoformat(),
+                    "path": reverse("play:table", args=[table_id]),
+                },
+            )
+        )
+    return waiting
+
+
+def _told_since_own_move(user_id: int, table_id: int, position: int) -> bool:
+    """Whether the person was told of a move at this table after the last move they made
+    there themselves (a stand-in's moves for them do not count: at most once until they
+    move)."""
+    last = (
+        Notification.objects.filter(
+            user_id=user_id, kind=Kind.YOUR_MOVE, key__startswith=f"move:{table_id}:"
+        )
+        .values_list("created_at", flat=True)
+        .first()
+    )
+    if last is None:
+        return False
+    own = PlayMove.objects.filter(table_id=table_id, seat=position, by="", at__gt=last)
+    return not own.exists()
+
+
+def tournaments_today(now: datetime.datetime) -> list[tuple[object, dict, str]]:
+    """(account, payload, key) for each account registered for a tournament played today
+    (in the site's time zone), not finished."""
+    today = now.astimezone(preferences.zone_of(preferences.Settings())).date()
+    told = Notification.objects.filter(
+        user=OuterRef("player__user_id"),
+        key=Concat(
+            Value("day:"), Cast(OuterRef("tournament_id"), CharField()), output_field=CharField()
+        ),
+    )
+    entries = (
+        Entrant.objects.filter(
+            tournament__date=today,
+            player__user__isnull=False,
+            player__user__is_active=True,
+            dropped_after_round__isnull=True,
+        )
+        .exclude(tournament__status=Tournament.Status.FINISHED)
+        .exclude(Exists(told))
+        .select_related("tournament", "player__user")
+    )
+    return [
+        (
+            entry.player.user,
+            {
+                "what": "tournament_day",
+                "tournament": entry.tournament.name,
+                "place": entry.tournament.place,
+                "path": entry.tournament.get_absolute_url(),
+            },
+            f"day:{entry.tournament_id}",
+        )
+        for entry in entries
+    ]
+
+
+def recent_deliveries(user) -> list[Delivery]:
+    """What was sent to the person lately, or is waiting, or was given up, newest first."""
+    return list(
+        Delivery.objects.filter(notification__user=user)
+        .select_related("notification")
+        .order_by("-notification__created_at", "-pk")[:RECENT]
+    )

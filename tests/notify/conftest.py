@@ -1,0 +1,65 @@
+"""A local SMTP server (aiosmtpd) that keeps what it receives, and the site's mail pointed at
+it as DJANGO_EMAIL_HOST/PORT with DJANGO_EMAIL_USE_TLS=0 would point it (config/settings.py)."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import socket
+
+import pytest
+from aiosmtpd.controller import Controller
+
+
+class Sink:
+    """Keeps each message received; refuses the addresses in `refused`."""
+
+    def __init__(self) -> None:
+        self.messages: list[email.message.EmailMessage] = []
+        self.refused: set[str] = set()
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if address in self.refused:
+            return "550 5.1.1 no such mailbox"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server, session, envelope):
+        self.messages.append(
+            email.message_from_bytes(envelope.content, policy=email.policy.default)
+        )
+        return "250 Message accepted"
+
+    def to(self, address: str) -> list[email.message.EmailMessage]:
+        return [message for message in self.messages if address in message["To"]]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture
+def smtp_sink(settings):
+    sink = Sink()
+    controller = Controller(sink, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    settings.MAILERS = {
+        "default": {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {
+                "host": "127.0.0.1",
+                "port": controller.port,
+                "username": "",
+                "password": "",
+                "use_tls": False,
+                "timeout": 5,
+            },
+        }
+    }
+    settings.SITE_URL = "https://101.example"
+    try:
+        yield sink
+    finally:
+        controller.stop()

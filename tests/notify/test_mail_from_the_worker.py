@@ -1,0 +1,159 @@
+"""The fixed outside check: with the site's mail pointed at an SMTP server, the play worker's
+pass sends an account *your move* (at a table whose page it does not have open) and *your
+table* (a round seated) by e-mail, naming the table and linking to it with the site's
+address; nothing while the person watches, nothing twice."""
+
+import datetime
+import threading
+
+import pytest
+from django.utils import timezone
+
+from notify.models import Delivery, Notification
+from play.management.commands import play_worker
+from play.models import PlaySeat, PlayTable
+from tests.play.test_play import new_table, until_my_turn
+from tests.tournaments.conftest import make_tournament
+from tournaments import services as tournaments
+from tournaments.models import Table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def worker_pass() -> None:
+    play_worker.run(threading.Event(), until_idle=True)
+
+
+def waited(table, seconds: int = 20) -> None:
+    """The table's last change was `seconds` ago (a person's move has waited so long)."""
+    PlayTable.objects.filter(pk=table.pk).update(
+        updated_at=timezone.now() - datetime.timedelta(seconds=seconds)
+    )
+
+
+def test_your_move_comes_by_mail_naming_the_table_and_linking_to_it_once(alice, smtp_sink):
+    table = new_table(alice, seats=("me", "greedy"))
+    until_my_turn(table)
+    PlayTable.objects.filter(pk=table.pk).update(name="Friday table")
+    waited(table)
+    worker_pass()
+    [mail] = smtp_sink.to("alice@example.com")
+    body = mail.get_content()
+    assert "Friday table" in mail["Subject"]
+    assert f"https://101.example/play/{table.pk}/" in body
+    assert mail["List-Unsubscribe"].startswith("<https://101.example/notifications/unsubscribe/")
+    assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    # The next passes tell her nothing more of this move.
+    worker_pass()
+    waited(table, 600)
+    worker_pass()
+    assert len(smtp_sink.to("alice@example.com")) == 1
+
+
+def test_the_mail_is_in_the_persons_language(alice, client, smtp_sink):
+    client.force_login(alice)
+    client.get("/notifications/", headers={"Accept-Language": "en"})
+    table = new_table(alice, seats=("me", "greedy"))
+    until_my_turn(table)
+    waited(table)
+    worker_pass()
+    [mail] = smtp_sink.to("alice@example.com")
+    assert mail["Subject"].startswith("Your move")
+
+
+def test_someone_who_never_told_their_language_is_written_to_in_russian(alice, smtp_sink):
+    table = new_table(alice, seats=("me", "greedy"))
+    until_my_turn(table)
+    waited(table)
+    worker_pass()
+    [mail] = smtp_sink.to("alice@example.com")
+    assert mail["Subject"].startswith("Ваш ход")
+
+
+def test_nobody_is_told_of_a_move_while_they_watch_the_table(alice, client, smtp_sink):
+    table = new_table(alice, seats=("me", "greedy"))
+    until_my_turn(table)
+    client.force_login(alice)
+    page = client.get(f"/play/{table.pk}/").content.decode()
+    waited(table)
+    worker_pass()
+    assert smtp_sink.to("alice@example.com") == []
+    # The page's poll names her seat's token: it keeps her watching, read without a session.
+    token = page.split("&amp;w=")[1].split('"')[0]
+    PlaySeat.objects.filter(table=table).update(
+        watched_at=timezone.now() - datetime.timedelta(minutes=5)
+    )
+    client.logout()
+    client.get(f"/play/{table.pk}/", {"v": 0, "w": token}, headers={"HX-Request": "true"})
+    worker_pass()
+    assert smtp_sink.to("alice@example.com") == []
+    # She closed the page a minute ago: now she is told.
+    PlaySeat.objects.filter(table=table).update(
+        watched_at=timezone.now() - datetime.timedelta(minutes=1)
+    )
+    worker_pass()
+    assert len(smtp_sink.to("alice@example.com")) == 1
+
+
+def test_a_forged_watch_token_marks_nobody(alice):
+    table = new_table(alice, seats=("me", "greedy"))
+    until_my_turn(table)
+    from django.test import Client
+
+    Client().get(f"/play/{table.pk}/", {"w": "1:forged"})
+    assert PlaySeat.objects.get(table=table, user=alice).watched_at is None
+
+
+def test_every_seated_account_gets_its_table_by_mail_when_a_round_is_seated(
+    alice, bob, carol, smtp_sink
+):
+    tournament = make_cup(alice)
+    for user in (bob, carol):
+        tournaments.enter_checked_in(tournament=tournament, player=user.player)
+    round_ = tournaments.seat_next_round(tournament=tournament, by=alice)
+    table = Table.objects.get(round=round_)
+    worker_pass()
+    for user, other in ((bob, "carol"), (carol, "bob")):
+        [mail] = smtp_sink.to(user.email)
+        body = mail.get_content()
+        assert "Autumn cup" in mail["Subject"]
+        assert "1" in mail["Subject"]  # table 1
+        assert other in body
+        assert f"https://101.example/matches/{table.match_id}/" in body or (
+            f"https://101.example{table.match.get_absolute_url()}" in body
+        )
+    # The director starts the clock: each is told that too.
+    tournaments.start_clock(round_=round_, minutes=45)
+    worker_pass()
+    assert len(smtp_sink.to(bob.email)) == 2
+    assert "45" in smtp_sink.to(bob.email)[1].get_content()
+
+
+def make_cup(director, **changes):
+    """A club's cup whose rounds are confirmed by a second person at the table."""
+    return make_tournament(director, name="Autumn cup", confirm_results=True, **changes)
+
+
+def test_a_person_who_switched_mail_off_for_their_move_gets_none(alice, smtp_sink):
+    from notify import services
+
+    services.switch_off(user=alice, kinds=["your_move"], channel="email")
+    table = new_table(alice, seats=("me", "greedy"))
+    until_my_turn(table)
+    waited(table)
+    worker_pass()
+    assert smtp_sink.to("alice@example.com") == []
+    # Told all the same (kept on her page), with no delivery by e-mail.
+    assert Notification.objects.filter(user=alice, kind="your_move").exists()
+    assert not Delivery.objects.exists()
+
+
+def test_a_refused_address_is_given_up_at_once(alice, smtp_sink):
+    smtp_sink.refused.add("alice@example.com")
+    table = new_table(alice, seats=("me", "greedy"))
+    until_my_turn(table)
+    waited(table)
+    worker_pass()
+    delivery = Delivery.objects.get()
+    assert delivery.status == Delivery.Status.FAILED, delivery.error
+    assert "refused" in delivery.error

@@ -1,0 +1,91 @@
+"""The Notifications page: the switches by kind and channel, quiet hours, the linked
+channels, a test message, what was sent lately; and the e-mails' one-click unsubscribe."""
+
+import pytest
+from django.core import mail
+from django.test import Client
+
+from notify import delivery, preferences, services, tokens
+from notify.models import Delivery, Settings
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_page_shows_the_switches_with_the_defaults_and_saves_them(alice, client):
+    client.force_login(alice)
+    page = client.get("/notifications/", headers={"Accept-Language": "en"}).content.decode()
+    assert "<h1>Notifications</h1>" in page
+    assert 'name="your_move__email" id="id_your_move__email" checked' in page
+    assert 'name="to_confirm__email" id="id_to_confirm__email">' in page
+    response = client.post(
+        "/notifications/",
+        {"your_table__email": "on", "quiet_from": "22:00", "quiet_until": "08:00"},
+    )
+    assert response.status_code == 302
+    prefs = Settings.objects.get(user=alice)
+    assert preferences.channels_for(prefs, "your_move") == []
+    assert preferences.channels_for(prefs, "your_table") == ["email"]
+    assert str(prefs.quiet_from) == "22:00:00"
+
+
+def test_quiet_hours_need_both_ends_and_a_real_time_zone(alice, client):
+    client.force_login(alice)
+    page = client.post(
+        "/notifications/",
+        {"quiet_from": "22:00", "time_zone": "Mars/Olympus"},
+        headers={"Accept-Language": "en"},
+    ).content.decode()
+    assert "Quiet hours need a start and an end." in page
+    assert "is not a time zone" in page
+    assert preferences.settings_of(alice).quiet_from is None
+
+
+def test_the_page_is_in_russian_too(alice, client):
+    client.force_login(alice)
+    page = client.get("/notifications/", headers={"Accept-Language": "ru"}).content.decode()
+    assert "<h1>Уведомления</h1>" in page
+    assert "Тихие часы" in page
+
+
+def test_the_test_message_goes_to_each_linked_channel(alice, client):
+    client.force_login(alice)
+    client.post("/notifications/test/")
+    delivery.send_due()
+    [message] = mail.outbox
+    assert message.to == ["alice@example.com"]
+    page = client.get("/notifications/", headers={"Accept-Language": "en"}).content.decode()
+    assert "Test message" in page and "sent" in page
+
+
+def test_someone_signed_out_is_sent_to_log_in(client):
+    assert client.get("/notifications/").status_code == 302
+
+
+def test_the_unsubscribe_link_asks_first_then_switches_that_kind_off(alice):
+    token = tokens.unsubscribe_token(alice.pk, ["your_move"])
+    browser = Client(enforce_csrf_checks=True)
+    page = browser.get(f"/notifications/unsubscribe/{token}/", headers={"Accept-Language": "en"})
+    assert "Stop sending Your move by E-mail?" in page.content.decode()
+    assert preferences.is_on(preferences.settings_of(alice), "your_move", "email")
+    # A mail program's one-click POST: no cookie, no CSRF token, no login.
+    done = browser.post(
+        f"/notifications/unsubscribe/{token}/",
+        {"List-Unsubscribe": "One-Click"},
+        headers={"Accept-Language": "en"},
+    )
+    assert done.status_code == 200
+    prefs = preferences.settings_of(alice)
+    assert not preferences.is_on(prefs, "your_move", "email")
+    assert preferences.is_on(prefs, "your_table", "email")
+
+
+def test_a_forged_unsubscribe_token_finds_nothing(alice):
+    token = tokens.unsubscribe_token(alice.pk, ["your_move"])
+    assert Client().post(f"/notifications/unsubscribe/{token[:-2]}xx/").status_code == 404
+
+
+def test_an_account_without_an_address_gets_no_mail_delivery(alice):
+    alice.email = ""
+    alice.save()
+    services.tell(user=alice, kind="your_move", key="k", payload={})
+    assert not Delivery.objects.exists()

@@ -1,0 +1,65 @@
+"""What the apps' changes tell people: a round to confirm, a claim to decide and its
+decision, the day of a tournament; each written with its cause (rolled back with it)."""
+
+import datetime
+
+import pytest
+from django.db import transaction
+
+from claims import services as claims
+from games.models import Player
+from notify import services
+from notify.models import Notification
+from tests.conftest import make_match, record
+from tests.notify.test_mail_from_the_worker import make_cup
+from tournaments import services as tournaments
+
+pytestmark = pytest.mark.django_db
+
+
+def told(user, kind):
+    return list(Notification.objects.filter(user=user, kind=kind))
+
+
+def test_a_round_entered_at_a_confirmed_table_asks_the_others_there(alice, bob, carol):
+    cup = make_cup(alice)
+    for user in (alice, bob, carol):
+        tournaments.enter_checked_in(tournament=cup, player=user.player)
+    round_ = tournaments.seat_next_round(tournament=cup, by=alice)
+    match = round_.tables.get().match
+    record(match, bob, {"bob": {"out": "7C"}, "alice": {"points": 10}, "carol": {"points": 5}})
+    assert told(bob, "to_confirm") == []
+    [asked] = told(carol, "to_confirm")
+    assert asked.payload["round"] == 1
+
+
+def test_a_claim_tells_its_decider_and_the_decision_tells_who_asked(alice, bob):
+    match = make_match(alice, ["alice", "Boris"])
+    guest = Player.objects.get(name="Boris")
+    claim = claims.ask(guest=guest, by=bob)
+    [waiting] = told(alice, "to_decide")
+    assert waiting.payload["account"] == "bob"
+    claims.decide(claim=claim, approve=True, by=alice)
+    [decided] = told(bob, "to_decide")
+    assert decided.payload["approved"] is True
+    assert match.pk
+
+
+def test_nothing_is_told_of_a_change_that_was_rolled_back(alice, bob):
+    make_match(alice, ["alice", "Boris"])
+    guest = Player.objects.get(name="Boris")
+    with pytest.raises(RuntimeError), transaction.atomic():
+        claims.ask(guest=guest, by=bob)
+        raise RuntimeError
+    assert told(alice, "to_decide") == []
+
+
+def test_on_the_day_of_a_tournament_each_registered_account_is_reminded_once(alice, bob):
+    cup = make_cup(alice, date="2026-11-22")
+    tournaments.enter_checked_in(tournament=cup, player=bob.player)
+    day = datetime.datetime(2026, 11, 22, 9, 0, tzinfo=datetime.UTC)
+    assert services.tell_tournament_days(day - datetime.timedelta(days=1)) == 0
+    assert services.tell_tournament_days(day) == 1
+    assert services.tell_tournament_days(day) == 0
+    [reminder] = told(bob, "reminder")
+    assert reminder.payload["tournament"] == "Autumn cup"
