@@ -23,9 +23,10 @@ from django.test import RequestFactory
 from django.urls import reverse
 from django.utils import translation
 
+from notify import delivery, services
 from notify.channels import CHANNELS, GiveUp, TryLater
 from notify.management.commands.vapid_keys import new_key_pair
-from notify.models import Kind, Notification, PushSubscription
+from notify.models import Delivery, Kind, Notification, PushSubscription
 
 SUBJECT = "mailto:director@example.org"
 
@@ -551,3 +552,19 @@ def test_the_service_worker_shows_a_push_and_opens_its_page(client):
     assert 'addEventListener("notificationclick"' in worker
     assert "openWindow(" in worker
     assert f'const RENEW = "{reverse("notify:push_renew")}"' in worker
+
+
+@pytest.mark.django_db
+def test_a_notification_told_reaches_the_browser_once_through_the_sender(alice, keys, push_service):
+    """notify's sender, as the worker runs it: the test message of the Notifications page goes
+    to the person's browser, once."""
+    browser = push_service.browser("phone")
+    subscribed(alice, browser)
+    services.send_test(user=alice)
+
+    delivery.send_due()
+    delivery.send_due()
+
+    [request] = push_service.received
+    assert browser.read(request["body"])["url"].startswith("http://127.0.0.1:8000/")
+    assert Delivery.objects.get(channel="push").status == Delivery.Status.SENT

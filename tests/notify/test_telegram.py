@@ -20,9 +20,9 @@ from django.test import RequestFactory
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from notify import telegram_links
+from notify import delivery, services, telegram_links
 from notify.channels import CHANNELS, GiveUp, TryLater, telegram
-from notify.models import Kind, Notification, TelegramLink, TelegramToken
+from notify.models import Delivery, Kind, Notification, TelegramLink, TelegramToken
 
 pytestmark = pytest.mark.django_db
 
@@ -494,3 +494,23 @@ def test_the_panel_links_unlinks_or_says_it_is_off(
     settings.TELEGRAM_BOT_TOKEN = ""
     page = panel(alice, language)
     assert off in page and link not in page and unlink not in page
+
+
+# --- through the worker -------------------------------------------------------------------------
+
+
+def test_a_notification_told_reaches_the_linked_chat_once_through_the_sender(api, alice, settings):
+    """What notify tells a person with a linked chat goes out through the worker's sender, to
+    that chat, with the site's address; a second pass sends nothing more."""
+    settings.SITE_URL = "https://101.example.org"
+    telegram_links.link_chat(token=_token_for(alice), chat_id=ALICE_CHAT)
+    api.calls.clear()  # the bot's answer to /start
+    services.send_test(user=alice)  # the page's button
+
+    assert delivery.send_due() >= 1
+    delivery.send_due()
+
+    [message] = api.sent()
+    assert int(message["chat_id"]) == ALICE_CHAT
+    assert "https://101.example.org/" in message["text"]
+    assert Delivery.objects.get(channel="telegram").status == Delivery.Status.SENT
