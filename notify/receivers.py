@@ -59,19 +59,20 @@ def _seated_accounts(match_id: int):
 
 
 @receiver(round_seated)
-def tell_tables(sender, *, round_, **kwargs) -> None:
-    """Each seated account: its table's number, seat and the others at it, and a link."""
+def tell_tables(sender, *, round_, players: list[int] | None = None, **kwargs) -> None:
+    """Each seated account (of `players`, when two swapped seats): its table's number, seat
+    and the others at it, and a link; told again wherever their table or seat changed."""
     tournament = round_.tournament
     for table in round_.tables.select_related("match"):
         seats = list(table.match.seats.select_related("player__user").order_by("position"))
         for seat in seats:
             user = seat.player.user
-            if user is None:
+            if user is None or (players is not None and seat.player_id not in players):
                 continue
             services.tell(
                 user=user,
                 kind=Kind.YOUR_TABLE,
-                key=f"seated:{round_.pk}",
+                key=f"seated:{round_.pk}:{table.match_id}:{seat.position}",
                 payload={
                     "what": "seated",
                     "tournament": tournament.name,

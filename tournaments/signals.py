@@ -31,7 +31,8 @@ reopened, or its settings changed): `tournament`. A club's seasons count its fin
 
 round_seated = Signal()
 """Sent by the services, inside the writing transaction, when a round (`round_`) was seated
-or seated again: its seated players are to be told their tables (notify)."""
+or seated again, or two of its players swapped seats (`players`: their ids; None: everyone):
+those players are to be told their tables (notify)."""
 
 round_clock_started = Signal()
 """Sent inside the writing transaction when a director started the clock of `round_`."""

@@ -157,3 +157,29 @@ def test_a_refused_address_is_given_up_at_once(alice, smtp_sink):
     delivery = Delivery.objects.get()
     assert delivery.status == Delivery.Status.FAILED, delivery.error
     assert "refused" in delivery.error
+
+
+def test_a_player_whose_seat_is_swapped_is_told_the_new_table(alice, bob, carol):
+    from notify.models import Kind, Notification
+
+    tournament = make_tournament(alice, name="Autumn cup")
+    for user in (bob, carol):
+        tournaments.enter_checked_in(tournament=tournament, player=user.player)
+    tournaments.add_entrants(
+        tournament=tournament, names=["G1", "G2", "G3", "G4", "G5", "G6"], by=alice, checked_in=True
+    )
+    round_ = tournaments.seat_next_round(tournament=tournament, by=alice)
+    carols = round_.tables.get(match__seats__player=carol.player)
+    told = Notification.objects.filter(kind=Kind.YOUR_TABLE)
+    before = {user: told.filter(user=user).count() for user in (bob, carol)}
+    assert before == {bob: 1, carol: 1}
+
+    other = round_.tables.exclude(pk=carols.pk).get()
+    moving = other.match.seats.filter(player__user__isnull=True).first().player
+    tournaments.swap_players(round_=round_, first=carol.player.pk, second=moving.pk)
+
+    assert told.filter(user=carol).count() == 2
+    latest = told.filter(user=carol).order_by("-pk").first()
+    assert latest.payload["table"] == other.number
+    # bob did not move: nothing new for him.
+    assert told.filter(user=bob).count() == 1

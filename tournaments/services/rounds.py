@@ -161,6 +161,7 @@ def swap_players(
                 raise RepeatMeetings(_names(new))
         games.swap_seats(first=a, second=b)
         _save(tournament)
+        signals.round_seated.send(sender=TournamentRound, round_=round_, players=[first, second])
 
 
 def _names(pairs: list[tuple[int, int]]) -> list[tuple[str, str]]:
