@@ -5,6 +5,7 @@ tests talk to a fake Bot API, a small HTTP server on 127.0.0.1 (DJANGO_TELEGRAM_
 
 from __future__ import annotations
 
+import io
 import json
 import threading
 from collections.abc import Iterator
@@ -514,3 +515,24 @@ def test_a_notification_told_reaches_the_linked_chat_once_through_the_sender(api
     assert int(message["chat_id"]) == ALICE_CHAT
     assert "https://101.example.org/" in message["text"]
     assert Delivery.objects.get(channel="telegram").status == Delivery.Status.SENT
+
+
+def test_polling_carries_on_after_the_database_fails(api, monkeypatch):
+    from django.core.management import call_command
+    from django.db import OperationalError
+
+    from notify.management.commands import telegram_poll
+
+    calls = []
+
+    def poll(offset, *, wait):
+        calls.append(offset)
+        if len(calls) == 1:
+            raise OperationalError("the database is away")
+        raise SystemExit  # the test's way to stop the loop
+
+    monkeypatch.setattr(telegram, "poll", poll)
+    monkeypatch.setattr(telegram_poll.time, "sleep", lambda seconds: None)
+    with pytest.raises(SystemExit):
+        call_command("telegram_poll", stderr=io.StringIO())
+    assert len(calls) == 2

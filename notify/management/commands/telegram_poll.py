@@ -8,12 +8,19 @@ webhook that was set: Telegram gives updates one way at a time."""
 
 from __future__ import annotations
 
+import contextlib
 import time
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
 from telebot import apihelper
 
 from notify.channels import TryLater, telegram
+from play.management.commands.play_worker import DATABASE_ERRORS
+
+# After the database failed (linking a chat writes to it), the next poll waits this long: the
+# update is not acknowledged, so Telegram gives it again.
+DATABASE_WAIT = 2.0
 
 
 class Command(BaseCommand):
@@ -44,5 +51,12 @@ class Command(BaseCommand):
                     raise CommandError(str(error)) from error
                 self.stderr.write(f"Telegram: {error}; trying again")
                 time.sleep(error.after or 5)
+            except DATABASE_ERRORS as error:
+                if once:
+                    raise
+                self.stderr.write(f"Telegram: the database failed ({error!r}); trying again")
+                with contextlib.suppress(*DATABASE_ERRORS):
+                    connection.close()
+                time.sleep(DATABASE_WAIT)
             if once:
                 return
