@@ -118,6 +118,7 @@ INSTALLED_APPS = [
     "stats",
     "clubs",
     "notify",
+    "coach",
 ]
 
 MIDDLEWARE = [

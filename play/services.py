@@ -26,7 +26,7 @@ from games.bot_names import stored_bot_name
 from games.labels import rules_message
 from games.models import Match, Player
 from games.services import own_player
-from play import correspondence
+from play import correspondence, signals
 from play.board import fast_forward_offered
 from play.models import PlaySeat, PlayTable, Vacation
 from play.queries import AtTable, at_table
@@ -427,6 +427,7 @@ def _record_move(at: AtTable, position: int, move: Move, *, by: str) -> None:
     )
     if game.round_over:
         services.store_played_round(match=table.match, outcomes=game.round_outcomes, cut=game.cut)
+        signals.round_finished.send(sender=PlayTable, table=table, round=game.round)
         if game.match_over:
             table.status = PlayTable.Status.FINISHED
     table.state = game.to_json()

@@ -13,6 +13,12 @@ that marks it sent: `table` (PlayTable), `seat` (PlaySeat), `user` and `deadline
 datetime, when the stand-in plays for them). A receiver writes what it sends in that
 transaction; raising undoes the mark, and the worker tries again."""
 
+round_finished = Signal()
+"""Sent when a round of a played table ends, inside the transaction that keeps its last move
+and its result: `table` (PlayTable) and `round` (the round's index, 0-based as the engine
+counts; its moves are the table's PlayMove rows of that round). A receiver writes what must
+follow (a review for the coach to compute) in that transaction; raising undoes the move."""
+
 worker_pass = Signal()
 """Sent by the play worker between owed moves, about once a second (`now`): the apps built on
 this one do their time-driven work there (notify sends what is due). A receiver that fails on

@@ -1,0 +1,144 @@
+"""The coach's services, the only code that writes its tables: queue a finished round for
+review (in the transaction that finished it), and review one (the worker, never a request).
+
+Locks: a review's row; its table's rows are only read (a finished round never changes)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.db import transaction
+from django.utils import timezone
+
+from cards101 import analysis
+from cards101.engine import Game, Move
+from coach.models import ReviewedDecision, RoundReview
+from play import queries as play_queries
+from play.models import PlayTable
+
+# The keys of a seat's view kept with a decision: the position as the seat saw it (the log,
+# which can be long, and what the round's end adds are left out).
+POSITION_KEYS = (
+    "seat",
+    "players",
+    "to_move",
+    "round",
+    "dealer",
+    "leader",
+    "hand",
+    "hand_counts",
+    "stock",
+    "pile",
+    "top",
+    "ordered_suit",
+    "must_cover",
+    "owed_draws",
+    "went_out",
+    "active",
+    "totals",
+    "legal",
+    "variant",
+    "cover",
+    "skip_next",
+    "drew",
+    "opening_queen",
+    "moves",
+)
+
+
+def queue_review(*, table: PlayTable, round_index: int) -> RoundReview:
+    """A review of round `round_index` of `table`, waiting for the worker (called in the
+    transaction that finished the round; a second call finds the first)."""
+    review, _ = RoundReview.objects.get_or_create(table=table, round=round_index)
+    return review
+
+
+def round_to_review(review: RoundReview) -> tuple[Game, list[Move], list[str]]:
+    """The game at the start of the review's round, the round's moves in order, and who made
+    each (PlayMove.by)."""
+    table = review.table
+    start, _ = play_queries.replay(table, review.round, 0)
+    kept = list(table.moves.filter(round=review.round).order_by("number").values("move", "by"))
+    return start, [Move.from_json(row["move"]) for row in kept], [row["by"] for row in kept]
+
+
+def decision_row(
+    review: RoundReview,
+    decision: analysis.Decision,
+    view: dict,
+    *,
+    by: str,
+    players: dict[int, int | None],
+) -> ReviewedDecision:
+    """A decision as kept (not saved)."""
+    return ReviewedDecision(
+        review=review,
+        index=decision.index,
+        seat=decision.seat,
+        player_id=players.get(decision.seat),
+        by=by,
+        played=decision.played.to_json(),
+        best=decision.best.to_json(),
+        loss=decision.loss,
+        label=decision.label,
+        accuracy=analysis.accuracy([decision.loss]),
+        losses=[[move.to_json(), loss] for move, loss in decision.losses],
+        kind=analysis.kind_of(view, decision),
+        position={key: view[key] for key in POSITION_KEYS if key in view},
+        deals=decision.deals,
+    )
+
+
+def seat_players(table: PlayTable) -> dict[int, int | None]:
+    """The player who sat in each seat (a person's player, or the bot's)."""
+    return dict(table.seats.values_list("position", "player_id"))
+
+
+def review_now(review: RoundReview, *, budget: float | None = None, seed: int = 0) -> RoundReview:
+    """Review the whole round at once and keep it (for tests and the demo; the worker goes
+    decision by decision)."""
+    start, moves, made_by = round_to_review(review)
+    players = seat_players(review.table)
+    rows = _rows(review, start, moves, made_by, players, budget=budget, seed=seed)
+    with transaction.atomic():
+        locked = RoundReview.objects.select_for_update().get(pk=review.pk)
+        if locked.status != RoundReview.Status.WAITING:
+            return locked
+        ReviewedDecision.objects.filter(review=locked).delete()
+        ReviewedDecision.objects.bulk_create(rows)
+        locked.status = RoundReview.Status.DONE
+        locked.next_index = len(moves)
+        locked.done_at = timezone.now()
+        locked.version += 1
+        locked.save(update_fields=["status", "next_index", "done_at", "version"])
+    return locked
+
+
+def _rows(
+    review: RoundReview,
+    start: Game,
+    moves: list[Move],
+    made_by: list[str],
+    players: dict[int, int | None],
+    *,
+    budget: float | None,
+    seed: int,
+    first: int = 0,
+) -> Iterable[ReviewedDecision]:
+    views = _views_before(start, moves)
+    return [
+        decision_row(
+            review, decision, views[decision.index], by=made_by[decision.index], players=players
+        )
+        for decision in analysis.decisions(start, moves, budget=budget, seed=seed, first=first)
+    ]
+
+
+def _views_before(start: Game, moves: list[Move]) -> list[dict]:
+    """The view of the seat to move before each move."""
+    game = start.copy()
+    views = []
+    for move in moves:
+        views.append(game.view(game.to_move))
+        game.play(move)
+    return views
