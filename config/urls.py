@@ -23,6 +23,7 @@ urlpatterns = [
     path("clubs/", include("clubs.urls")),
     path("players/", include("stats.urls")),
     path("notifications/", include("notify.urls")),
+    path("coach/", include("coach.urls")),
     path("notifications/telegram/", include("notify.telegram_urls")),
     path("accounts/", include("allauth.urls")),
     # Django's own language switch, with a limit like every other post.
