@@ -43,6 +43,7 @@ BENCHMARKS = (
     "scoring",
     "playouts",
     "bots",
+    "review",
     "sheet",
     "seating",
     "standings_page",

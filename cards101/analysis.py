@@ -13,12 +13,13 @@ and the round played to its end by greedy players, and the seat's penalty points
 round are read (a Queen bonus counts as negative points). Every move is tried in the same
 deals, so that the luck of a deal cancels out.
 
-A move's `loss` is how many more points, on average over the deals, the seat ended the round
-with than after the best move. A loss smaller than the noise of the estimate (less than
-SIGNIFICANCE standard errors of the paired differences, or less than half a point) counts
-as no loss: the move played is then taken as best, and labelled "best".
+A move's `loss` is how many more penalty points, on average over the deals, the seat ended the
+round with than after the best move, measured cautiously: one standard error of the paired
+differences is taken off, and a gap of no more than half a point or SIGNIFICANCE standard
+errors counts as none (the move played is then taken as best, and labelled "best"). So more
+deals can only make a named mistake clearer.
 
-Labels, by the loss in penalty points (docs/coach.md says why these):
+Labels, by the loss in penalty points (docs/coach.md says why these and how it all works):
     best        less than 2 points
     inaccuracy  2 to 6 points
     mistake     6 to 15 points
@@ -72,7 +73,8 @@ RACE_AFTER = 6  # deals before a move can be found clearly worse than the leader
 BEATEN = 3.0  # standard errors behind the leader that stop a move being tried
 MAX_DEALS = 2_000  # enough to tell any two moves apart that matter
 PLAYOUT_MOVES = 400  # a playout still going after this many moves is scored as it stands
-SIGNIFICANCE = 2.0  # standard errors a move must be behind the best to have lost anything
+SIGNIFICANCE = 2.5  # standard errors a move must be behind the best to have lost anything
+CAUTION = 1.0  # standard errors taken off a loss (more deals can only make it clearer)
 NOISE = 0.5  # points: a smaller loss is no loss
 ACCURACY_SCALE = 10.0  # points
 
@@ -142,13 +144,15 @@ def decisions(
 ) -> Iterator[Decision]:
     """`review` one decision at a time, from the move at index `first` (a worker stops
     between two and goes on later: a decision's review does not depend on where it began)."""
-    work = _work(budget)
+    work = work_for(budget)
     game = start.copy()
     for index, move in enumerate(moves):
         legal = game.legal_moves()
+        if move not in legal:
+            game.play(move)  # raises IllegalMove, saying why
         if index >= first and len(legal) > 1:
             seat: int = game.to_move  # type: ignore[assignment]
-            own = legal[legal.index(move)] if move in legal else move
+            own = legal[legal.index(move)]
             yield judge(game.view(seat), legal, own, index=index, work=work, seed=seed)
         game.play(move)
 
@@ -166,7 +170,8 @@ def judge(
     judged with `work` simulated moves (None: the default budget's)."""
     if played not in legal:
         raise ValueError(f"{played} is not one of the legal moves")
-    work = _work(None) if work is None else work
+    work = work_for(None) if work is None else work
+    legal = sorted(legal)  # in the same order however the hand is sorted
     seat = view["seat"]
     rng = random.Random(f"cards101.analysis:{seed}:{index}")
     knowledge = Knowledge.of_view(view)
@@ -187,7 +192,7 @@ def judge(
         race.record(points)
     losses = race.losses()
     best_index = min(race.running, key=lambda number: (losses[number], number))
-    loss = losses[mine] if race.clearly_behind(best_index) else 0.0
+    loss = race.loss_of_played(best_index)
     if not loss:
         best_index = mine
     return Decision(
@@ -253,13 +258,16 @@ class _Race:
             kept.append(number)
         self.running = kept
 
-    def clearly_behind(self, best: int) -> bool:
-        """Whether the move played is clearly behind `best`: by more than NOISE points on
-        average and SIGNIFICANCE standard errors."""
+    def loss_of_played(self, best: int) -> float:
+        """The move played's loss against `best`, measured cautiously: the mean of the paired
+        differences less CAUTION standard errors, and none unless it is more than NOISE points
+        and SIGNIFICANCE standard errors."""
         if best == self.played:
-            return False
+            return 0.0
         mean, error = self._gaps(self.played, best)
-        return mean > NOISE and mean > SIGNIFICANCE * error
+        if mean <= NOISE or mean <= SIGNIFICANCE * error:
+            return 0.0
+        return mean - CAUTION * error
 
     def losses(self) -> list[float]:
         """Each move's expected points more than the best move still tried."""
@@ -281,7 +289,8 @@ def _play_out(game: Game) -> int:
     return PLAYOUT_MOVES
 
 
-def _work(budget: float | None) -> int:
+def work_for(budget: float | None) -> int:
+    """The simulated moves a decision may make with `budget` seconds (None: BUDGET)."""
     if budget is None:
         budget = BUDGET
     if isinstance(budget, bool) or not isinstance(budget, int | float) or not budget > 0:
