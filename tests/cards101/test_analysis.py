@@ -46,7 +46,7 @@ def test_a_review_has_one_decision_per_move_with_a_choice_in_order():
             with_choice.append((index, game.to_move, move, legal))
         game.play(move)
     assert [d.index for d in reviewed] == [index for index, *_ in with_choice]
-    for decision, (index, seat, move, legal) in zip(reviewed, with_choice, strict=True):
+    for decision, (_, seat, move, legal) in zip(reviewed, with_choice, strict=True):
         assert decision.seat == seat
         assert decision.played == move
         assert decision.best in legal
@@ -82,7 +82,8 @@ def test_a_decision_is_judged_by_what_its_seat_could_see_never_by_hidden_cards()
     view = game.view(game.to_move)
     hands, stock = Knowledge.of_view(view).sample(random.Random(5))
     other = Game.from_view(view, hands, stock, seed=99)
-    assert other.hands[1 - game.to_move] != game.hands[1 - game.to_move] or other.stock != game.stock
+    hidden = 1 - game.to_move
+    assert other.hands[hidden] != game.hands[hidden] or other.stock != game.stock
     move = game.legal_moves()[-1]
     assert review(game, [move], budget=SMALL, seed=3) == review(other, [move], budget=SMALL, seed=3)
 
@@ -156,4 +157,5 @@ def test_the_kinds_of_mistakes_a_coach_names():
     view, legal = game.view(0), game.legal_moves()
     assert kind_of(view, decided(view, legal, play("9H"), play("7H"))) == "other"
     assert kind_of(view, decided(view, legal, Move("draw"), play("7H"))) == "drew"
-    assert set(analysis.KINDS) == {"queen_kept", "queen_spent", "short_suit", "no_attack", "drew", "other"}
+    kinds = {"queen_kept", "queen_spent", "short_suit", "no_attack", "drew", "other"}
+    assert set(analysis.KINDS) == kinds
