@@ -159,3 +159,27 @@ def test_the_kinds_of_mistakes_a_coach_names():
     assert kind_of(view, decided(view, legal, Move("draw"), play("7H"))) == "drew"
     kinds = {"queen_kept", "queen_spent", "short_suit", "no_attack", "drew", "other"}
     assert set(analysis.KINDS) == kinds
+
+
+def test_random_play_loses_more_a_decision_than_greedy_play_and_greedy_more_than_the_expert():
+    """The same rounds (classic, three players, seats rotating) seen by the review: the
+    weaker the player, the more points it loses a decision. A few rounds at a small budget,
+    seeded: bench/review.py measures how clearly, at the default budget over many more."""
+    lost: dict[str, list[float]] = {"random": [], "greedy": [], "expert": []}
+    names = list(lost)
+    for number in range(9):
+        seats = [names[(seat + number) % 3] for seat in range(3)]
+        game = Game.new(PRESETS["classic"], players=3, seed=f"strength:{number}")
+        start = game.copy()
+        bots = [
+            make_bot(name, seed=number, **({"deals": 24} if name == "expert" else {}))
+            for name in seats
+        ]
+        moves = []
+        while not game.round_over:
+            moves.append(bots[game.to_move].choose(game.view(game.to_move), game.legal_moves()))
+            game.play(moves[-1])
+        for decision in review(start, moves, budget=0.02, seed=number):
+            lost[seats[decision.seat]].append(decision.loss)
+    mean = {name: sum(losses) / len(losses) for name, losses in lost.items()}
+    assert mean["random"] > mean["greedy"] > 2 * mean["expert"]
