@@ -65,6 +65,9 @@ THRESHOLDS: Mapping[Label, float] = {
 }
 
 BUDGET = 0.1  # seconds per decision by default
+# Seconds a whole round's review takes at most by default: a round of many decisions gives
+# each an equal share when BUDGET each would come to more (a long last_holder round).
+ROUND_BUDGET = 7.0
 # Simulated moves a second on the machine the figures were measured on (docs/benchmarks.md):
 # the budget's seconds times this is the work a decision may do.
 WORK_PER_SECOND = 30_000
@@ -129,8 +132,9 @@ def review(
 ) -> list[Decision]:
     """Every decision of the round that begins at `start` (a Game before the round's first
     move; it is not changed) and goes on with `moves`, where the seat had more than one legal
-    move, in order. `budget`: seconds per decision (None: BUDGET). Raises IllegalMove if a
-    move is not legal where it is made, ValueError for a budget that is not a number above 0."""
+    move, in order. `budget`: seconds per decision (None: BUDGET, or an equal share of
+    ROUND_BUDGET in a round of more than 70 decisions). Raises IllegalMove if a move is not
+    legal where it is made, ValueError for a budget that is not a number above 0."""
     return list(decisions(start, moves, budget=budget, seed=seed))
 
 
@@ -144,7 +148,7 @@ def decisions(
 ) -> Iterator[Decision]:
     """`review` one decision at a time, from the move at index `first` (a worker stops
     between two and goes on later: a decision's review does not depend on where it began)."""
-    work = work_for(budget)
+    work = work_for(budget) if budget is not None else _default_work(start, moves)
     game = start.copy()
     for index, move in enumerate(moves):
         legal = game.legal_moves()
@@ -287,6 +291,17 @@ def _play_out(game: Game) -> int:
     if not game.round_over:
         game.cut_round()
     return PLAYOUT_MOVES
+
+
+def _default_work(start: Game, moves: Sequence[Move]) -> int:
+    """The work of each decision of a round reviewed at the default budget: BUDGET's, or an
+    equal share of ROUND_BUDGET's in a round of many decisions (the same wherever the review
+    is taken up again)."""
+    game, count = start.copy(), 0
+    for move in moves:
+        count += len(game.legal_moves()) > 1
+        game.play(move)
+    return work_for(min(BUDGET, ROUND_BUDGET / max(count, 1)))
 
 
 def work_for(budget: float | None) -> int:
