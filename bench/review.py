@@ -121,7 +121,8 @@ def run(options: Options) -> Section:
             f"{ROUNDS} rounds of each preset ({', '.join(f'`{p}`' for p in PRESETS)}) for "
             f"each bot, at {TABLE}-player tables where the bot holds every seat (`expert` "
             f"with {EXPERT_DEALS} deals a decision); each round reviewed at the default budget "
-            f"({analysis.BUDGET:g} s: {analysis.work_for(None):,} simulated moves, at least "
+            f"({analysis.BUDGET:g} s a decision: {analysis.work_for(None):,} simulated moves, "
+            f"or an equal share of {analysis.ROUND_BUDGET:g} s in a long round; at least "
             f"{analysis.MIN_DEALS} deals). Points lost per decision (moves with more than one "
             "legal choice), the 95% interval of the mean, the accuracy (0-100, "
             "docs/coach.md) and the share of decisions labelled a mistake or a blunder.",
