@@ -12,6 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
@@ -22,6 +23,13 @@ from core.limits import limit
 from games.labels import card_name, card_notation
 from play.board import SUIT_SYMBOLS, board
 from play.spoken import ORDERED_SUITS
+
+# A position's label on the practice list (coach.models.Label's, as practice says them).
+LABELS = {
+    "inaccuracy": pgettext_lazy("a move to practise", "inaccuracy"),
+    "mistake": pgettext_lazy("a move to practise", "mistake"),
+    "blunder": pgettext_lazy("a move to practise", "blunder"),
+}
 
 
 @dataclass(frozen=True)
@@ -65,6 +73,7 @@ def practice_list(request: HttpRequest) -> HttpResponse:
     rows = list(positions[: practice.LISTED])
     for row in rows:
         row.lost = round(row.loss)
+        row.label_name = LABELS.get(row.label, row.label)
     counted = practice.summary(positions) if rows else practice.Summary(0, 0)
     return render(
         request,
