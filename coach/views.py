@@ -117,7 +117,9 @@ def practice_answer(request: HttpRequest, pk: int) -> HttpResponse:
         if error:
             messages.error(request, error)
         page = reverse("coach:practice_position", args=[decision.pk])
-        return redirect(f"{page}?answered=1" if done is not None else page)
+        if done is not None:
+            page += "?shown=1" if request.POST.get("show") else "?answered=1"
+        return redirect(page)
     return _render_position(request, decision, done, error=error)
 
 
@@ -162,10 +164,19 @@ def _render_position(
         "replay": reverse("play:replay", args=[table.pk, decision.review.round + 1])
         + f"?step={decision.index}",
         "next": practice.next_position(request.user, decision) if solved else None,
-        # Focus lands on the answer after a try (htmx, or the page the form comes back to).
-        "focus": request.method == "POST" or (answer is not None and "answered" in request.GET),
+        # Focus lands on the answer after a try, on the best move once shown (htmx, or the
+        # page the form comes back to).
+        "focus": _focus(request, answer is not None, shown),
     }
     template = "coach/practice_position.html"
     if request.htmx:
         template += "#practice"
     return render(request, template, context)
+
+
+def _focus(request: HttpRequest, answered: bool, shown: bool) -> str:
+    if request.method == "POST":
+        return "shown" if request.POST.get("show") else "answer"
+    if shown and "shown" in request.GET:
+        return "shown"
+    return "answer" if answered and "answered" in request.GET else ""

@@ -194,6 +194,7 @@ def test_showing_the_best_move_marks_it_shown_not_solved(client, alice, mistakes
     body = client.post(answer_url(decision), {"show": "1"}, HTTP_HX_REQUEST="true")
     body = body.content.decode()
     assert "The best move here:" in body and "Play it to mark the position solved." in body
+    assert re.search(r'class="notice practice-shown" tabindex="-1" autofocus', body)
     assert "Show the best move" not in body
     done = Practice.objects.get(user=alice, decision=decision)
     assert done.shown_at is not None and done.solved_at is None and done.tries == 0
