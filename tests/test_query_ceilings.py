@@ -17,7 +17,7 @@ from games.models import Player
 from play import services as play
 from play.models import PlayTable
 from tests.clubs.test_seasons import AUTUMN, night
-from tests.coach.mistakes import reviewed_table
+from tests.coach.mistakes import mistakes_of, reviewed_table
 from tests.conftest import make_match, play_out, record
 from tests.tournaments.conftest import enter, make_tournament
 from tournaments import services as tournaments
@@ -318,6 +318,42 @@ def test_a_move_reads_the_table_and_its_seats_once(
     tables = [q["sql"] for q in queries if 'FROM "games_playtable"' in q["sql"]]
     seats = [q["sql"] for q in queries if 'FROM "games_playseat"' in q["sql"]]
     assert len(tables) == 1 and len(seats) == 1
+
+
+# --- practice (coach) ----------------------------------------------------------------------
+
+# The session and the account (the top bar's count is cached for a minute); the positions'
+# count by label (whether inaccuracies are practised too), the positions listed with their
+# practice and tables, and how many are solved.
+PRACTICE_LIST = 2 + 3
+# The session and the account; the position with its review and table, the person's practice
+# of it, the table's seats with their players; once solved, the next position (the count by
+# label, and the first unsolved).
+PRACTICE_POSITION = 2 + 3
+PRACTICE_POSITION_SOLVED = PRACTICE_POSITION + 2
+
+
+@pytest.mark.parametrize("tables", [1, 3])
+def test_practice_costs_the_same_however_many_positions(
+    client, alice, tables, django_assert_max_num_queries
+):
+    positions = [mistakes_of(alice, seed=seed)[0] for seed in range(3, 3 + tables)]
+    client.force_login(alice)
+    client.get(reverse("coach:practice"))  # the top bar's count, then cached
+    with django_assert_max_num_queries(PRACTICE_LIST):
+        body = client.get(reverse("coach:practice")).content.decode()
+    assert all(reverse("coach:practice_position", args=[p.pk]) in body for p in positions)
+    first = reverse("coach:practice_position", args=[positions[0].pk])
+    with django_assert_max_num_queries(PRACTICE_POSITION):
+        body = client.get(first).content.decode()
+    assert "What is best here?" in body
+    client.post(
+        reverse("coach:practice_answer", args=[positions[0].pk]),
+        {k: v for k, v in positions[0].best.items() if v is not None},
+    )
+    with django_assert_max_num_queries(PRACTICE_POSITION_SOLVED):
+        body = client.get(first).content.decode()
+    assert "Best move!" in body
 
 
 # --- clubs ---------------------------------------------------------------------------------
