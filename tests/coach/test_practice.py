@@ -199,6 +199,7 @@ def test_showing_the_best_move_marks_it_shown_not_solved(client, alice, mistakes
     done = Practice.objects.get(user=alice, decision=decision)
     assert done.shown_at is not None and done.solved_at is None and done.tries == 0
     assert decision in practice.practised(alice).filter(solved=0)
+    assert "best move shown" in client.get(reverse("coach:practice")).content.decode()
     practice.try_move(user=alice, decision=decision, move=decision.best)
     body = client.get(reverse("coach:practice")).content.decode()
     assert "solved after seeing the best move" in body
