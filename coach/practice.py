@@ -91,7 +91,10 @@ def next_position(user, after: ReviewedDecision) -> ReviewedDecision | None:
 
 def extra_loss(decision: ReviewedDecision, move: dict[str, Any]) -> float:
     """How many points more than the best move `move` is expected to cost there (KeyError for
-    a move that was not legal)."""
+    a move that was not legal): the move played in the game, what the review says it lost
+    (cards101.analysis may measure it more cautiously than the mean kept in `losses`)."""
+    if _same(decision.played, move):
+        return decision.loss
     losses = [loss for _, loss in decision.losses]
     for legal, loss in decision.losses:
         if _same(legal, move):

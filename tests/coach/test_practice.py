@@ -238,3 +238,12 @@ def test_a_game_position_is_the_seat_view_kept_by_the_review(alice, mistakes):
     assert isinstance(game, Game)
     view = game.view(decision.seat)
     assert {key: view[key] for key in decision.position} == decision.position
+
+
+def test_the_move_played_in_the_game_costs_what_the_review_says_it_lost(alice, mistakes):
+    """The review may measure the move played more cautiously than the mean kept for every
+    move (cards101.analysis): trying it again is told the loss the game's summary shows."""
+    decision = mistakes[0]
+    decision.loss = decision.loss - 1.5
+    decision.save()
+    assert practice.extra_loss(decision, decision.played) == decision.loss
