@@ -118,6 +118,8 @@ class Practice(models.Model):
     # The last move tried (Move.to_json()), and when the best (or as good) was found.
     last_move = models.JSONField(null=True, blank=True)
     solved_at = models.DateTimeField(null=True, blank=True)
+    # When the person asked to see the best move before finding it: shown, not solved.
+    shown_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

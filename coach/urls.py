@@ -1,6 +1,8 @@
 """coach's addresses (under /coach/): a match's review, and practice from your own mistakes."""
 
-from django.urls import path  # noqa: F401 - the patterns below use it
+from django.urls import path
+
+from coach import views
 
 app_name = "coach"
 
@@ -8,4 +10,8 @@ app_name = "coach"
 urlpatterns = []
 
 # Practice.
-urlpatterns += []
+urlpatterns += [
+    path("practice/", views.practice_list, name="practice"),
+    path("practice/<int:pk>/", views.practice_position, name="practice_position"),
+    path("practice/<int:pk>/answer/", views.practice_answer, name="practice_answer"),
+]

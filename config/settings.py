@@ -406,6 +406,10 @@ RATE_LIMITS = env_rates(
         # One-click unsubscribes (no account: per address; a mail provider posts them for
         # many people from few addresses).
         "unsubscribe": "300/h",
+        # Moves tried at practice positions (and best moves asked for): a person looks at a
+        # position a few seconds before each; one every two seconds for a whole minute is
+        # beyond anyone, and stops a script at its 31st.
+        "practice": "30/m",
     },
 )
 RATELIMIT_VIEW = "config.views.rate_limited"

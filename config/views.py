@@ -205,6 +205,9 @@ NOT_DONE = {
     "unsubscribe": gettext_lazy(
         "Too many unsubscribes came from your address in a short time: this one was not made."
     ),
+    "practice": gettext_lazy(
+        "You have tried too many practice moves in a short time: this one was not counted."
+    ),
 }
 
 

@@ -67,7 +67,7 @@ def profile(request: HttpRequest, pk: int) -> HttpResponse:
         "player": player,
         "body": body,
         "claim": claim_panel(player, request.user),
-        "panels": signals.panels_of(player),
+        "panels": signals.panels_of(player, request.user),
     }
     return render(request, "stats/profile.html", context)
 

@@ -150,6 +150,9 @@ def states(world: World) -> dict[str, list[dict]]:
         **_season_states(world),
         # Posts only, with the secret of settings.TELEGRAM_WEBHOOK_SECRET (none in the tests).
         "telegram:webhook": [{"secret": "no-such-secret"}],
+        # --- practice (coach.views): carol's positions to solve, solved and shown; a bot's
+        # move at her table (not practised: not found) ---
+        **_practice_states(world),
         "stats:player_csv": profiles,
         "stats:player_json": profiles,
         "stats:profile": profiles,
@@ -203,6 +206,16 @@ def _season_states(world: World) -> dict[str, list[dict]]:
         "clubs:season_embed": seasons,
         "clubs:last_night_json": [club],
         "clubs:last_night_csv": [club],
+    }
+
+
+def _practice_states(world: World) -> dict[str, list[dict]]:
+    positions = [{"pk": decision.pk} for decision in world.practice.values()]
+    review = world.practice["to_solve"].review
+    bots = review.decisions.exclude(by="").order_by("pk").first()
+    return {
+        "coach:practice_position": [*positions, {"pk": bots.pk}],
+        "coach:practice_answer": positions[:1],
     }
 
 

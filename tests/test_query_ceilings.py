@@ -17,6 +17,7 @@ from games.models import Player
 from play import services as play
 from play.models import PlayTable
 from tests.clubs.test_seasons import AUTUMN, night
+from tests.coach.mistakes import mistakes_of, reviewed_table
 from tests.conftest import make_match, play_out, record
 from tests.tournaments.conftest import enter, make_tournament
 from tournaments import services as tournaments
@@ -124,9 +125,14 @@ def test_the_tournament_page_costs_a_fixed_number_of_queries(
 # --- statistics ----------------------------------------------------------------------------
 
 # player, ratings, figures (2), prediction, rating chart, recent, opponents; and, outside the
-# cached body, the club awards (clubs answers stats.signals.profile_panels): one query for a
-# player who never played a finished club night.
-PROFILE = 9
+# cached body, the panels of the apps that answer stats.signals.profile_panels: the club
+# awards, one query for a player who never played a finished club night, and the coach's,
+# one for a player none of whose moves was reviewed.
+PROFILE = 10
+# The coach's panel of a player with reviewed moves: their tables' accuracy, their kinds of
+# mistakes, and (once for everyone, then cached) the site's accuracy per rules.
+COACH_PANEL = 2
+COACH_PANEL_UNCACHED = COACH_PANEL + 1
 LEADERBOARD = 1
 HEAD_TO_HEAD = 5
 
@@ -152,6 +158,21 @@ def test_statistics_pages_cost_a_fixed_number_of_queries(
     with django_assert_max_num_queries(HEAD_TO_HEAD):
         response = client.get(reverse("stats:head_to_head", args=[ids["alice"], ids["Dan"]]))
     assert response.content.decode().count("<tr>") >= matches
+
+
+def test_the_profile_with_the_coachs_panel_costs_a_fixed_number_of_queries(
+    client, alice, django_assert_max_num_queries
+):
+    for seed in (3, 4):
+        reviewed_table(alice, seed=seed)
+    player = Player.objects.get(user=alice)
+    with django_assert_max_num_queries(PROFILE - 1 + COACH_PANEL_UNCACHED):
+        response = client.get(reverse("stats:profile", args=[player.pk]))
+    assert 'class="coach-panel panel"' in response.content.decode()
+    with django_assert_max_num_queries(PROFILE - 1 + COACH_PANEL):
+        response = client.get(reverse("stats:profile", args=[player.pk]))
+    panel = response.content.decode().partition('class="coach-panel panel"')[2]
+    assert panel.count('class="rating-dot"') == 2  # a point a reviewed table
 
 
 # Signed in (session, user), whether anyone hides their name (read once until a name changes),
@@ -297,6 +318,42 @@ def test_a_move_reads_the_table_and_its_seats_once(
     tables = [q["sql"] for q in queries if 'FROM "games_playtable"' in q["sql"]]
     seats = [q["sql"] for q in queries if 'FROM "games_playseat"' in q["sql"]]
     assert len(tables) == 1 and len(seats) == 1
+
+
+# --- practice (coach) ----------------------------------------------------------------------
+
+# The session and the account (the top bar's count is cached for a minute); the positions'
+# count by label (whether inaccuracies are practised too), the positions listed with their
+# practice and tables, and how many are solved.
+PRACTICE_LIST = 2 + 3
+# The session and the account; the position with its review and table, the person's practice
+# of it, the table's seats with their players; once solved, the next position (the count by
+# label, and the first unsolved).
+PRACTICE_POSITION = 2 + 3
+PRACTICE_POSITION_SOLVED = PRACTICE_POSITION + 2
+
+
+@pytest.mark.parametrize("tables", [1, 3])
+def test_practice_costs_the_same_however_many_positions(
+    client, alice, tables, django_assert_max_num_queries
+):
+    positions = [mistakes_of(alice, seed=seed)[0] for seed in range(3, 3 + tables)]
+    client.force_login(alice)
+    client.get(reverse("coach:practice"))  # the top bar's count, then cached
+    with django_assert_max_num_queries(PRACTICE_LIST):
+        body = client.get(reverse("coach:practice")).content.decode()
+    assert all(reverse("coach:practice_position", args=[p.pk]) in body for p in positions)
+    first = reverse("coach:practice_position", args=[positions[0].pk])
+    with django_assert_max_num_queries(PRACTICE_POSITION):
+        body = client.get(first).content.decode()
+    assert "What is best here?" in body
+    client.post(
+        reverse("coach:practice_answer", args=[positions[0].pk]),
+        {k: v for k, v in positions[0].best.items() if v is not None},
+    )
+    with django_assert_max_num_queries(PRACTICE_POSITION_SOLVED):
+        body = client.get(first).content.decode()
+    assert "Best move!" in body
 
 
 # --- clubs ---------------------------------------------------------------------------------

@@ -2,7 +2,8 @@
 before seating, mid-round and finished; a running and a finished score sheet; profiles with
 charts; live tables on your move, on a turned-up Queen, at a round's end and at the match's end,
 on your move with a clock running, out of a round only bots play on, and one you resigned from;
-a claim waiting for its judge; lena asking to join alice's club.
+a claim waiting for its judge; lena asking to join alice's club; carol's reviewed rounds and
+practice positions (to solve, solved, the best move shown).
 
 The cast: alice creates the score sheets and directs the tournaments, bob keeps score at
 alice's running sheet, carol plays (an account at the sheets, the tournaments and the live
@@ -24,11 +25,15 @@ from claims import services as claims
 from claims.models import Claim
 from clubs import services as clubs
 from clubs.models import Club, JoinRequest, Season
+from coach import practice
+from coach import services as coach
+from coach.models import ReviewedDecision, RoundReview
 from games import services
 from games.models import Match, Player
 from play import services as play
 from play import vacations
 from play.models import PlayTable
+from tests.coach.mistakes import BUDGET, as_if_played, best_move, worst_move
 from tests.conftest import counts_tables_of, make_match, play_out, record
 from tournaments import services as tournaments
 from tournaments.models import Tournament
@@ -50,6 +55,8 @@ class World:
     seasons: dict[str, Season]
     people: dict[str, Player] = field(default_factory=dict)
     join_request: JoinRequest | None = None
+    # carol's practice positions: one to solve, one solved, one whose best move she was shown.
+    practice: dict[str, ReviewedDecision] = field(default_factory=dict)
 
 
 def build_world() -> World:
@@ -94,13 +101,14 @@ def build_world() -> World:
 
     club = clubs.create_club(owner=alice, name="Клуб «Туз»")
     nights = _tournaments(alice, club)
+    tables = _tables(carol)
     return World(
         users=users,
         club=club,
         seasons=_seasons(club, alice),
         tournaments=nights,
         matches={"running": running, "finished": finished},
-        tables=_tables(carol),
+        tables=tables,
         claim=claims.ask(guest=Player.objects.get(name="Boris"), by=users["lena"]),
         guest=Player.objects.get(name="Anna"),
         people={
@@ -109,6 +117,7 @@ def build_world() -> World:
             "bob": services.own_player(bob),
         },
         join_request=clubs.ask_to_join(club=club, user=users["lena"]),
+        practice=_practice(carol),
     )
 
 
@@ -309,3 +318,18 @@ def _tables(carol) -> dict[str, PlayTable]:
         "out_of_round": _out_of_round(carol),
         "resigned": _resigned(carol),
     }
+
+
+def _practice(carol) -> dict[str, ReviewedDecision]:
+    """Every round finished at carol's tables reviewed (as the worker would), and three of her
+    own moves made her costliest there (tests/coach/mistakes.py): one to solve, one solved, one
+    whose best move she asked to see."""
+    for review in RoundReview.objects.filter(status=RoundReview.Status.WAITING):
+        coach.review_now(review, budget=BUDGET, seed=1)
+    own = ReviewedDecision.objects.filter(player__user=carol, by="").order_by("pk")
+    chosen = sorted(own, key=lambda decision: -max(loss for _, loss in decision.losses))[:3]
+    to_solve, solved, shown = (as_if_played(d, worst_move(d)) for d in chosen)
+    practice.try_move(user=carol, decision=solved, move=worst_move(solved))
+    practice.try_move(user=carol, decision=solved, move=best_move(solved))
+    practice.show_best(user=carol, decision=shown)
+    return {"to_solve": to_solve, "solved": solved, "shown": shown}

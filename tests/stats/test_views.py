@@ -249,7 +249,9 @@ def test_a_profile_is_cached_until_a_finished_result_changes(
 ):
     url = reverse("stats:profile", args=[pid("alice")])
     client.get(url)
-    with django_assert_max_num_queries(2):  # the player, and whether they won club awards
+    # The player, and the panels of the apps above (stats.signals.profile_panels): whether
+    # they won club awards, and whether the coach reviewed any of their moves.
+    with django_assert_max_num_queries(3):
         body = client.get(url).content.decode()
     assert body.count('class="rating-dot"') == 2
     play_out(make_match(alice_user(), ["alice", "Dan"]), alice_user())
