@@ -88,9 +88,9 @@ class Decision:
     the round's moves, the `best` move there (the move played when it was as good), the
     expected penalty points it `loss` lost against it, and its `label`.
 
-    `losses` holds every legal move's expected loss against the best one (as measured, noise
-    included: for practice, to tell a player how a move they pick compares); `deals` is the
-    number of deals the estimate rests on."""
+    `losses` holds every legal move's expected loss against the best one (the move played's
+    is `loss`; the others' as measured, noise included: for practice, to tell a player how a
+    move they pick compares); `deals` is the number of deals the estimate rests on."""
 
     index: int
     seat: int
@@ -199,6 +199,7 @@ def judge(
     loss = race.loss_of_played(best_index)
     if not loss:
         best_index = mine
+    losses[mine] = loss  # the move played as judged: `loss_of(played) == loss`
     return Decision(
         index=index,
         seat=seat,

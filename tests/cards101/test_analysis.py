@@ -54,7 +54,7 @@ def test_a_review_has_one_decision_per_move_with_a_choice_in_order():
         assert decision.label == label_of(decision.loss)
         assert (decision.loss == 0.0) == (decision.best == decision.played)
         assert {move for move, _ in decision.losses} == set(legal)
-        assert decision.loss_of(decision.played) >= 0.0
+        assert decision.loss_of(decision.played) == decision.loss
 
 
 def test_the_start_of_the_round_is_left_as_it_was():
