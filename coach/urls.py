@@ -1,11 +1,16 @@
 """coach's addresses (under /coach/): a match's review, and practice from your own mistakes."""
 
-from django.urls import path  # noqa: F401 - the patterns below use it
+from django.urls import path
+
+from coach import review_views
 
 app_name = "coach"
 
 # The review of played matches.
-urlpatterns = []
+urlpatterns = [
+    path("tables/<int:pk>/", review_views.table_review, name="table_review"),
+    path("tables/<int:pk>/round-end/", review_views.round_end, name="round_end"),
+]
 
 # Practice.
 urlpatterns += []
