@@ -222,8 +222,11 @@ class RoundEnd:
 
 
 def round_end(table: PlayTable, round_index: int, seats: Sequence[PlaySeat], viewer) -> RoundEnd:
-    """The viewer's accuracy at a round's end (two queries; one for a spectator)."""
+    """The viewer's accuracy at a round's end (two queries; one for a spectator). A round
+    below 0: the last one queued."""
     reviews = {review.round: review for review in RoundReview.objects.filter(table=table)}
+    if round_index < 0 and reviews:
+        round_index = max(reviews)
     mine = next((seat for seat in seats if _is_viewers(seat, viewer)), None)
     review = reviews.get(round_index)
     if mine is None or review is None:

@@ -36,10 +36,11 @@ def table_review(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_safe
 def round_end(request: HttpRequest, pk: int) -> HttpResponse:
-    """The panel after a round's board (`?round=`, 1-based), asked again while it waits."""
+    """The panel after a round's board (`?round=`, 1-based; without it, the last round
+    reviewed or waiting), asked again while it waits."""
     table, seats = _table(pk)
     try:
-        number = int(request.GET.get("round", ""))
+        number = int(request.GET.get("round", "0"))
     except ValueError:
         raise Http404 from None
     return HttpResponse(round_end_panel(table, number - 1, seats, request.user))
@@ -53,7 +54,7 @@ def round_end_panel(table: PlayTable, round_index: int, seats: Sequence[PlaySeat
         return ""
     context = {
         "table": table,
-        "number": round_index + 1,
+        "number": shown.review.round + 1,
         "shown": shown,
         "match_over": table.status == PlayTable.Status.FINISHED,
         "poll": POLL_SECONDS,

@@ -339,13 +339,11 @@ def replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 @require_safe
 def round_end(request: HttpRequest, pk: int) -> HttpResponse:
     """What the apps above show after the board of a round's end (`?round=`, 1-based: the
-    board that asks), for whoever looks: the coach's accuracy of the viewer. Apart from the
-    board, which is cached for spectators and not drawn again when the review is done."""
+    board that asks; without it, the last finished round), for whoever looks: the coach's
+    accuracy of the viewer. Apart from the board, which is cached for spectators and not
+    drawn again when the review is done."""
     table = _get_table(pk)
-    try:
-        number = int(request.GET.get("round", ""))
-    except ValueError:
-        raise Http404 from None
+    number = _round_asked(request, table)
     seats = list(table.seats.select_related("user__player", "player").order_by("position"))
     html = signals.panels(
         signals.round_end_panels, table=table, round=number - 1, seats=seats, viewer=request.user
@@ -394,3 +392,18 @@ def vacation(request: HttpRequest) -> HttpResponse:
         "days": days,
     }
     return render(request, "play/vacation.html", context)
+
+
+def _round_asked(request: HttpRequest, table: PlayTable) -> int:
+    """The finished round (1-based) named by `?round=`, or the last one; 404 for none."""
+    current = queries.view_for(table, None)
+    if current is None:
+        raise Http404
+    finished = current["round"] + 1 if current["round_over"] else current["round"]
+    try:
+        number = int(request.GET.get("round", finished))
+    except ValueError:
+        raise Http404 from None
+    if not 1 <= number <= finished:
+        raise Http404
+    return number
