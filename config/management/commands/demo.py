@@ -197,7 +197,6 @@ class Command(BaseCommand):
             variant=PRESETS["classic"],
             seats=["me", "greedy", "random"],
             seed=2028,
-            name="Demo: reviewed by the coach",
         )
         greedy, chance = make_bot("greedy", seed=28), Random(28)
         # The bots move at once (their time is taken as come), not at a person's pace.
