@@ -48,6 +48,7 @@ BENCHMARKS = (
     "standings_page",
     "play",
     "stats",
+    "coach",
     "live",
     "streams",
 )
