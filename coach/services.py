@@ -53,6 +53,24 @@ def queue_review(*, table: PlayTable, round_index: int) -> RoundReview:
     return review
 
 
+# A round's review is given this much work at most (seconds of the machine the budget was
+# measured on): a long round's decisions get less each than the default budget, so that a
+# 4-player round is reviewed within 10 s (docs/benchmarks.md, "The coach").
+ROUND_SECONDS = 7.0
+
+
+def budget_for(start: Game, moves: list[Move], per_decision: float | None) -> float:
+    """The budget of each decision of the round that begins at `start` (the same wherever
+    its review is taken up again): `per_decision` (None: cards101.analysis.BUDGET), less in a
+    round of many decisions."""
+    per_decision = analysis.BUDGET if per_decision is None else per_decision
+    game, decisions = start.copy(), 0
+    for move in moves:
+        decisions += len(game.legal_moves()) > 1
+        game.play(move)
+    return min(per_decision, ROUND_SECONDS / max(decisions, 1))
+
+
 def review_seed(table_seed: int, round_index: int) -> int:
     """The seed a round is reviewed with: the same review of it every time, anywhere."""
     return table_seed * 1_000 + round_index
@@ -108,6 +126,7 @@ def review_now(
         seed = review_seed(review.table.seed, review.round)
     start, moves, made_by = round_to_review(review)
     players = seat_players(review.table)
+    budget = budget_for(start, moves, budget)
     rows = _rows(review, start, moves, made_by, players, budget=budget, seed=seed)
     with transaction.atomic():
         locked = RoundReview.objects.select_for_update().get(pk=review.pk)

@@ -134,6 +134,7 @@ def _work_on(
         views = services.views_before(start, moves)
         players = services.seat_players(review.table)
         seed = services.review_seed(review.table.seed, review.round)
+        budget = services.budget_for(start, moves, budget)
         decisions = analysis.decisions(
             start, moves, budget=budget, seed=seed, first=review.next_index
         )
