@@ -165,7 +165,7 @@ def worker_yield() -> tuple[str, list[Check]]:
         if not RoundReview.objects.filter(status="waiting").exists():
             ReviewedDecision.objects.all().delete()
             RoundReview.objects.update(status="waiting", next_index=0, leased_until=None)
-        worker.forget()
+            worker.forget()
         offset = chance.uniform(0, worker.SLICE)
         due = timezone.now() + datetime.timedelta(seconds=offset)
         PlayTable.objects.filter(pk=live.pk).update(server_moves_at=due)

@@ -36,7 +36,7 @@ from cards101 import analysis
 from cards101.engine import IllegalMove
 from coach import services
 from coach.models import ReviewedDecision, RoundReview
-from play import services as play_services
+from play.models import PlayTable
 
 # How long a claimed review is its worker's without a word from it: far above one decision's
 # review (a tenth of a second at the default budget, a few seconds at worst).
@@ -67,8 +67,8 @@ def review_due(
     table_due: Callable[[], bool] | None = None,
 ) -> int:
     """Review what waits, oldest first, until nothing does, a table owes a move (`table_due`,
-    by default: `play.services.next_due()` has come) or `slice_seconds` have passed. Returns
-    the decisions written."""
+    by default: a played table whose `server_moves_at` has come) or `slice_seconds` have
+    passed. Returns the decisions written."""
     ends = time.monotonic() + slice_seconds
     table_due = table_due or _a_table_is_due
     budget = settings.COACH_REVIEW_BUDGET if budget is None else budget
@@ -218,5 +218,5 @@ def _settle(claim: Claim, *, next_index: int | None = None, failed: str = "") ->
 
 
 def _a_table_is_due() -> bool:
-    due = play_services.next_due()
-    return due is not None and due <= timezone.now()
+    """Whether a played table owes a move now (the worker's first work)."""
+    return PlayTable.objects.filter(server_moves_at__lte=timezone.now()).exists()
