@@ -49,6 +49,7 @@ BENCHMARKS = (
     "standings_page",
     "play",
     "stats",
+    "coach",
     "live",
     "streams",
 )

@@ -53,6 +53,11 @@ def queue_review(*, table: PlayTable, round_index: int) -> RoundReview:
     return review
 
 
+def review_seed(table_seed: int, round_index: int) -> int:
+    """The seed a round is reviewed with: the same review of it every time, anywhere."""
+    return table_seed * 1_000 + round_index
+
+
 def round_to_review(review: RoundReview) -> tuple[Game, list[Move], list[str]]:
     """The game at the start of the review's round, the round's moves in order, and who made
     each (PlayMove.by)."""
@@ -94,9 +99,13 @@ def seat_players(table: PlayTable) -> dict[int, int | None]:
     return dict(table.seats.values_list("position", "player_id"))
 
 
-def review_now(review: RoundReview, *, budget: float | None = None, seed: int = 0) -> RoundReview:
+def review_now(
+    review: RoundReview, *, budget: float | None = None, seed: int | None = None
+) -> RoundReview:
     """Review the whole round at once and keep it (for tests and the demo; the worker goes
-    decision by decision)."""
+    decision by decision). `seed`: by default the worker's (the same review)."""
+    if seed is None:
+        seed = review_seed(review.table.seed, review.round)
     start, moves, made_by = round_to_review(review)
     players = seat_players(review.table)
     rows = _rows(review, start, moves, made_by, players, budget=budget, seed=seed)
@@ -125,7 +134,7 @@ def _rows(
     seed: int,
     first: int = 0,
 ) -> Iterable[ReviewedDecision]:
-    views = _views_before(start, moves)
+    views = views_before(start, moves)
     return [
         decision_row(
             review, decision, views[decision.index], by=made_by[decision.index], players=players
@@ -134,8 +143,8 @@ def _rows(
     ]
 
 
-def _views_before(start: Game, moves: list[Move]) -> list[dict]:
-    """The view of the seat to move before each move."""
+def views_before(start: Game, moves: list[Move]) -> list[dict]:
+    """The view of the seat to move before each move (IllegalMove where one is not legal)."""
     game = start.copy()
     views = []
     for move in moves:

@@ -2,12 +2,15 @@
 
 from django.urls import path
 
-from coach import views
+from coach import review_views, views
 
 app_name = "coach"
 
 # The review of played matches.
-urlpatterns = []
+urlpatterns = [
+    path("tables/<int:pk>/", review_views.table_review, name="table_review"),
+    path("tables/<int:pk>/round-end/", review_views.round_end, name="round_end"),
+]
 
 # Practice.
 urlpatterns += [

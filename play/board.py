@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from cards101.rules import parse_card
 from games.labels import card_name, card_notation
@@ -54,6 +55,33 @@ class Order:
     @property
     def name(self) -> str:
         return str(spoken.ORDERED_SUITS[self.suit])
+
+
+@dataclass(frozen=True)
+class MoveShown:
+    """A move as the pages show it (a review's move played and better move): a card, with the
+    suit a Queen orders, or a draw, or a pass; `templates/play/_move.html` draws it."""
+
+    kind: str  # "play", "draw" or "pass"
+    face: Face | None
+    order: Order | None
+
+    @classmethod
+    def of(cls, move: dict[str, Any]) -> MoveShown:
+        """From a move as kept (`Move.to_json()`)."""
+        card, suit = move.get("card"), move.get("suit")
+        return cls(
+            kind=move["kind"],
+            face=Face.of(card) if card else None,
+            order=Order(suit, SUIT_SYMBOLS[suit]) if suit else None,
+        )
+
+    def __str__(self) -> str:
+        if self.face is None:
+            return pgettext("a move", "draw") if self.kind == "draw" else pgettext("a move", "pass")
+        if self.order is None:
+            return self.face.label
+        return f"{self.face.label} → {self.order.symbol}"
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,6 @@
-"""What played tables tell the apps above (a correspondence move's time running out) and
-answer the games app (which of them show a player's name)."""
+"""What played tables tell the apps above (a correspondence move's time running out, a round
+finished, the worker's pass), what they ask them for their pages (panels beside a replay and
+a round's end), and what they answer the games app (which of them show a player's name)."""
 
 from django.dispatch import Signal, receiver
 
@@ -23,6 +24,24 @@ worker_pass = Signal()
 """Sent by the play worker between owed moves, about once a second (`now`): the apps built on
 this one do their time-driven work there (notify sends what is due). A receiver that fails on
 the database raises (the worker waits out the outage); it handles its other errors itself."""
+
+replay_panels = Signal()
+"""Asked by the replay of a finished round for what the apps above show beside it (the coach's
+marks): `table` (PlayTable), `round` (0-based), `step` (the moves made before the position
+shown, 0..count), `count` (the round's moves), `seats` (PlaySeat, in order, as the board names
+them) and `viewer` (the request's user). A receiver returns HTML, escaped by its maker, or "";
+the page is not cached, so a receiver costs a fixed number of queries."""
+
+round_end_panels = Signal()
+"""Asked, after the board of a round's end (loaded apart from it: the board is cached for
+spectators and is not drawn again when the apps above have more to say), for what the apps
+above show there (the coach's accuracy of the viewer): `table`, `round` (0-based), `seats` and
+`viewer`. A receiver returns HTML, escaped by its maker, or ""."""
+
+
+def panels(signal: Signal, **asked) -> list[str]:
+    """The HTML the receivers of `signal` answer (those with something to show)."""
+    return [html for _, html in signal.send(sender=PlayTable, **asked) if html]
 
 
 @receiver(pages_showing_players)

@@ -24,4 +24,5 @@ urlpatterns = [
     path("<int:pk>/rematch/", views.rematch, name="rematch"),
     path("<int:pk>/rounds/<int:number>/", views.replay, name="replay"),
     path("<int:pk>/chances/", views.chances, name="chances"),
+    path("<int:pk>/round-end/", views.round_end, name="round_end"),
 ]

@@ -19,7 +19,7 @@ from core.versions import version_of
 from games import extensions
 from games.labels import rules_message, rules_summary
 from games.sheet import Sheet
-from play import presence, queries, services, vacations
+from play import presence, queries, services, signals, vacations
 from play.board import SUIT_SYMBOLS, board, clock
 from play.forms import PlayTableForm, VacationDatesForm, VacationDaysForm
 from play.models import PlaySeat, PlayTable
@@ -323,8 +323,32 @@ def replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             "previous": step - 1 if step > 0 else None,
             "next": step + 1 if step < count else None,
             "board": board(queries.replay_view(game), seats, mine),
+            "panels": signals.panels(
+                signals.replay_panels,
+                table=table,
+                round=number - 1,
+                step=step,
+                count=count,
+                seats=seats,
+                viewer=request.user,
+            ),
         },
     )
+
+
+@require_safe
+def round_end(request: HttpRequest, pk: int) -> HttpResponse:
+    """What the apps above show after the board of a round's end (`?round=`, 1-based: the
+    board that asks; without it, the last finished round), for whoever looks: the coach's
+    accuracy of the viewer. Apart from the board, which is cached for spectators and not
+    drawn again when the review is done."""
+    table = _get_table(pk)
+    number = _round_asked(request, table)
+    seats = list(table.seats.select_related("user__player", "player").order_by("position"))
+    html = signals.panels(
+        signals.round_end_panels, table=table, round=number - 1, seats=seats, viewer=request.user
+    )
+    return HttpResponse("".join(html))
 
 
 @login_required
@@ -368,3 +392,18 @@ def vacation(request: HttpRequest) -> HttpResponse:
         "days": days,
     }
     return render(request, "play/vacation.html", context)
+
+
+def _round_asked(request: HttpRequest, table: PlayTable) -> int:
+    """The finished round (1-based) named by `?round=`, or the last one; 404 for none."""
+    current = queries.view_for(table, None)
+    if current is None:
+        raise Http404
+    finished = current["round"] + 1 if current["round_over"] else current["round"]
+    try:
+        number = int(request.GET.get("round", finished))
+    except ValueError:
+        raise Http404 from None
+    if not 1 <= number <= finished:
+        raise Http404
+    return number

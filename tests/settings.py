@@ -19,3 +19,7 @@ DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405
 # The tests' push services: a fake one on this machine, and the address the browser test's
 # stubbed browser subscribes with.
 PUSH_SERVICE_HOSTS = [*PUSH_SERVICE_HOSTS, "127.0.0.1", "push.example.org"]  # noqa: F405
+
+# The coach reviews the rounds the tests finish in the worker's passes: at a small budget (a
+# few deals a decision), so that those passes stay short. Its own tests set theirs.
+COACH_REVIEW_BUDGET = 0.002

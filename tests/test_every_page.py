@@ -104,6 +104,10 @@ def states(world: World) -> dict[str, list[dict]]:
             {"pk": tables["round_over"].pk, "number": 1},
             {"pk": tables["match_over"].pk, "number": 1},
         ],
+        # Before a round's end, a round waiting for the coach, a match reviewed.
+        "play:round_end": every_table,
+        "coach:table_review": every_table,
+        "coach:round_end": every_table,
         "games:match": every_match,
         "games:match_live": every_match,
         "games:round_new": [{"pk": m["running"].pk}],

@@ -78,6 +78,9 @@ def test_no_page_export_or_redirect_shows_a_hidden_name_to_a_stranger(world):
         reverse("tournaments:results_csv", args=[world.tournaments["finished"].pk]),
         reverse("play:lobby"),
         world.tables["match_over"].get_absolute_url(),
+        # The coach's review of her match, and its marks beside the replay.
+        reverse("coach:table_review", args=[world.tables["match_over"].pk]),
+        reverse("play:replay", args=[world.tables["match_over"].pk, 1]),
         reverse("stats:leaderboard_csv"),
         reverse("stats:profile", args=[world.guest.pk]),  # Anna's: carol is her opponent
         reverse("stats:profile", args=[world.people["carol"].pk]),

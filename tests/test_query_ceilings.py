@@ -384,3 +384,48 @@ def test_a_seasons_page_costs_a_fixed_number_of_queries_however_many_nights(
     with django_assert_max_num_queries(SEASON_PAGE):
         response = client.get(url)
     assert response.content.decode().count('class="name"') == 3 + nights
+
+
+# --- the coach -----------------------------------------------------------------------------
+
+# The replay of a reviewed round: the session and the account, the top bar's count, the table
+# with its match, its seats, the kept moves; the coach's marks: the round's review and its
+# decisions.
+REPLAY_REVIEWED = 2 + WAITING + 1 + 1 + 1 + 2
+# A match's review: the session, the account and the top bar's count; the table with its
+# match, its seats; the reviews of its rounds and all their decisions.
+MATCH_REVIEW = 2 + WAITING + 1 + 1 + 2
+# After a round's board, the coach's panel for a seated person: the session and the account,
+# the table, its seats, the reviews and the person's decisions.
+ROUND_END_PANEL = 2 + 1 + 1 + 2
+
+
+def reviewed_table(user, rounds: int) -> PlayTable:
+    from coach import services as coach
+    from coach.models import RoundReview
+    from tests.coach.conftest import played_table
+
+    table = played_table(user, rounds=rounds)
+    for review in RoundReview.objects.filter(table=table):
+        coach.review_now(review, budget=0.001)
+    return table
+
+
+@pytest.mark.parametrize("rounds", [1, 3])
+def test_the_coachs_pages_cost_the_same_however_many_rounds_and_decisions(
+    client, alice, rounds, django_assert_max_num_queries
+):
+    table = reviewed_table(alice, rounds)
+    client.force_login(alice)
+    client.get(reverse("play:lobby"))  # the top bar's count, as on any page after the first
+    replay = reverse("play:replay", args=[table.pk, rounds])
+    with django_assert_max_num_queries(REPLAY_REVIEWED):
+        body = client.get(f"{replay}?step=3").content.decode()
+    assert "coach-decisions" in body
+    with django_assert_max_num_queries(MATCH_REVIEW):
+        body = client.get(reverse("coach:table_review", args=[table.pk])).content.decode()
+    assert body.count('class="coach-costliest"') >= 1
+    panel = reverse("play:round_end", args=[table.pk])
+    with django_assert_max_num_queries(ROUND_END_PANEL):
+        body = client.get(f"{panel}?round={rounds}").content.decode()
+    assert "Your accuracy" in body

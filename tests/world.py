@@ -304,6 +304,9 @@ def _tables(carol) -> dict[str, PlayTable]:
     )
     # The pause before the next deal does not run out while a test visits the table.
     PlayTable.objects.filter(pk=round_over.pk).update(server_moves_at=None)
+    # The coach has reviewed the finished match (its pages with marks); the round over waits.
+    for review in RoundReview.objects.filter(table=match_over):
+        coach.review_now(review, budget=0.001)
     waiting = play.create_table(
         by=carol, preset="classic", variant=PRESETS["classic"], seats=["me", "open"], public=True
     )

@@ -27,7 +27,7 @@ def played_table(
                 finished += 1
                 if finished >= rounds or game.match_over:
                     return table
-                play.next_round(table=table, user=user, round_number=game.round + 2)
+                play.next_round(table=table, user=user, round_number=game.round + 1)
                 continue
             if game.to_move == 0:
                 play.play(table=table, user=user, move=game.legal_moves()[0], version=table.version)

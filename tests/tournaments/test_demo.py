@@ -10,9 +10,11 @@ from django.urls import reverse
 from cards101.rules import PRESETS, score_match
 from clubs.models import Club
 from clubs.queries import season_nights, season_table
+from coach.models import ReviewedDecision, RoundReview
 from config.management.commands.demo import CLAIMANT, DEMO_PASSWORD, DEMO_USERNAME, PLAYED
 from games.models import Match, Player
 from games.queries import round_outcomes
+from play.models import PlayTable
 from stats.models import Rating
 from tournaments.models import Tournament
 
@@ -39,7 +41,15 @@ def test_the_demo_loads_matches_a_tournament_bot_games_and_months_of_history(cli
     assert len(season_nights(season)) == 2
     assert len(season_table(season)) >= 8
     played = Match.objects.filter(kind=Match.Kind.ONLINE)
-    assert played.count() == sum(matches for _, _, matches in PLAYED)
+    # The bots' matches, and the demo user's at a table on the site, reviewed by the coach.
+    assert played.count() == sum(matches for _, _, matches in PLAYED) + 1
+    table = PlayTable.objects.get(created_by__username=DEMO_USERNAME)
+    assert table.status == PlayTable.Status.FINISHED
+    reviews = RoundReview.objects.filter(table=table)
+    assert reviews.count() == table.match.rounds.count() > 1
+    assert set(reviews.values_list("status", flat=True)) == {"done"}
+    mine = ReviewedDecision.objects.filter(review__table=table, seat=0)
+    assert mine.exclude(label="best").exists()  # mistakes to practise
 
     # History enough for profiles, charts and leaderboards to look real.
     finished = Match.objects.filter(status=Match.Status.FINISHED)

@@ -22,8 +22,12 @@ from cards101.rules import PRESETS, deck, must_cover
 from claims import services as claims
 from clubs import services as clubs
 from clubs.models import Club
+from coach import services as coach
+from coach.models import RoundReview
 from games import services
 from games.models import Match, Player
+from play import services as play
+from play.models import PlayTable
 from tournaments import services as tournaments
 from tournaments.models import Tournament
 from tournaments.standings import DEFAULT_POINTS
@@ -88,6 +92,13 @@ HISTORY_DAYS = 180
 HISTORY_PRESETS = ("classic", "classic", "aaow", "conventions")
 
 # Matches played on the site by bots: (preset, the bot in each seat, how many).
+# The demo user's table on the site: its moves at most (a match ends long before), how often
+# the demo user plays at random (the coach finds mistakes to show), and the coach's budget a
+# decision (small: `make run` stays quick; the worker's default is 0.1 s).
+DEMO_TABLE_MOVES = 5_000
+DEMO_AT_RANDOM = 0.3
+DEMO_REVIEW_BUDGET = 0.005
+
 PLAYED = [
     ("aaow", ("greedy", "greedy", "random"), 4),
     ("conventions", ("greedy", "random"), 3),
@@ -116,6 +127,8 @@ class Command(BaseCommand):
             self._create_tournament(user, club)
         if not Match.objects.filter(created_by=user, kind=Match.Kind.ONLINE).exists():
             self._play_on_the_site()
+        if not PlayTable.objects.filter(created_by=user, status=PlayTable.Status.FINISHED).exists():
+            self._play_a_reviewed_table(user)
         if Match.objects.filter(created_by=user, finished_at__lt=_history_end()).count() < 10:
             self._play_history(user)
         if not User.objects.filter(username=CLAIMANT).exists():
@@ -172,6 +185,39 @@ class Command(BaseCommand):
                 stdout=StringIO(),
                 stderr=StringIO(),
             )
+
+    def _play_a_reviewed_table(self, user) -> None:
+        """A match the demo user played at a table on the site against two bots, card by card
+        through the play services (a greedy choice mostly, now and then one at random), its
+        rounds reviewed by the coach at a small budget (`make run` stays quick): the coach's
+        review, the replay's marks and practice have something to show a new visitor."""
+        table = play.create_table(
+            by=user,
+            preset="classic",
+            variant=PRESETS["classic"],
+            seats=["me", "greedy", "random"],
+            seed=2028,
+        )
+        greedy, chance = make_bot("greedy", seed=28), Random(28)
+        # The bots move at once (their time is taken as come), not at a person's pace.
+        later = timezone.now() + datetime.timedelta(hours=1)
+        for _ in range(DEMO_TABLE_MOVES):
+            table.refresh_from_db()
+            game = Game.from_json(table.state)
+            if game.match_over:
+                break
+            if game.round_over:
+                play.next_round(table=table, user=user, round_number=game.round + 1)
+            elif game.to_move == 0:
+                legal = game.legal_moves()
+                move = greedy.choose(game.view(0), legal)
+                if chance.random() < DEMO_AT_RANDOM:
+                    move = chance.choice(legal)
+                play.play(table=table, user=user, move=move, version=table.version)
+            else:
+                play.step(table=table, now=later)
+        for review in RoundReview.objects.filter(table=table, status=RoundReview.Status.WAITING):
+            coach.review_now(review, budget=DEMO_REVIEW_BUDGET)
 
     def _play_history(self, user) -> None:
         """Matches of two to four of HISTORY_PEOPLE, one every day and a half or so, played

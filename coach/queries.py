@@ -1,0 +1,245 @@
+"""What the coach's pages read: a round's review as the replay marks it, a match's review
+(each seat's accuracy by round and for the match, their costliest decisions), and a viewer's
+accuracy at a round's end. Each in a fixed number of queries, whatever the number of rounds or
+decisions."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from cards101 import analysis
+from coach.models import Label, ReviewedDecision, RoundReview
+from play.board import MoveShown
+from play.models import PlaySeat, PlayTable
+
+# A label's mark beside a move, as chess annotators write them: it never stands for the label
+# alone (its word is written too) and never by colour alone.
+MARKS = {"best": "✓", "inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+# PlayMove.by of the stand-in that moves for a person away or gone: not the seat's own choice.
+STAND_INS = ("timer", "left")
+# A seat's costliest decisions shown in a match's review.
+COSTLIEST = 3
+
+FIELDS = ("review_id", "index", "seat", "by", "played", "best", "loss", "label")
+
+
+@dataclass(frozen=True)
+class DecisionShown:
+    """A reviewed decision as a page shows it: move `index` (0-based) of round `round`
+    (0-based) made by seat `seat` (named `name` as the board names it)."""
+
+    round: int
+    index: int
+    seat: int
+    name: str
+    by: str
+    played: MoveShown
+    best: MoveShown
+    loss: float
+    label: str
+
+    @property
+    def number(self) -> int:
+        """The move's number in its round, as people count."""
+        return self.index + 1
+
+    @property
+    def mark(self) -> str:
+        return MARKS[self.label]
+
+    @property
+    def label_text(self) -> str:
+        return str(Label(self.label).label)
+
+    @property
+    def was_best(self) -> bool:
+        """The move played was the best one (or as good as any: no loss measured)."""
+        return self.played == self.best
+
+    @property
+    def saved(self) -> int:
+        """The points the better move would have saved, whole (at least 1 when there is one)."""
+        return 0 if self.was_best else max(1, round(self.loss))
+
+    @property
+    def own(self) -> bool:
+        """Made by the seat itself (its person or its bot), not by a stand-in."""
+        return self.by not in STAND_INS
+
+
+def _shown(row: ReviewedDecision, round_index: int, names: dict[int, str]) -> DecisionShown:
+    return DecisionShown(
+        round=round_index,
+        index=row.index,
+        seat=row.seat,
+        name=names.get(row.seat, ""),
+        by=row.by,
+        played=MoveShown.of(row.played),
+        best=MoveShown.of(row.best),
+        loss=row.loss,
+        label=row.label,
+    )
+
+
+def names_of(seats: Iterable[PlaySeat]) -> dict[int, str]:
+    """Each seat's name as the board shows it."""
+    return {seat.position: str(seat) for seat in seats}
+
+
+@dataclass
+class RoundShown:
+    """A round's review: its state and the decisions kept so far, in order."""
+
+    review: RoundReview
+    decisions: list[DecisionShown]
+    moves: int  # the round's moves
+
+    @property
+    def waiting(self) -> bool:
+        return self.review.status == RoundReview.Status.WAITING
+
+    @property
+    def failed(self) -> bool:
+        return self.review.status == RoundReview.Status.FAILED
+
+    @property
+    def reviewed_moves(self) -> int:
+        """How far the review has got, in the round's moves."""
+        return min(self.review.next_index, self.moves)
+
+    def at(self, step: int) -> DecisionShown | None:
+        """The decision made at the position after `step` moves: the next move's."""
+        return next((d for d in self.decisions if d.index == step), None)
+
+
+def round_review(
+    table: PlayTable, round_index: int, seats: Sequence[PlaySeat], moves: int
+) -> RoundShown | None:
+    """The review of a round of `table` as its replay shows it (two queries), None if it was
+    never queued."""
+    review = RoundReview.objects.filter(table=table, round=round_index).first()
+    if review is None:
+        return None
+    names = names_of(seats)
+    rows = review.decisions.only(*FIELDS).order_by("index")
+    return RoundShown(review, [_shown(row, round_index, names) for row in rows], moves)
+
+
+def accuracy_of(decisions: Iterable[DecisionShown]) -> int | None:
+    """The accuracy (0-100, whole) of a seat's own decisions, None for none."""
+    found = analysis.accuracy([d.loss for d in decisions if d.own])
+    return None if found is None else round(found)
+
+
+@dataclass
+class SeatReview:
+    """A seat's part of a match's review: its accuracy each round (None: nothing reviewed
+    yet or no decision of its own), for the match, and its costliest decisions."""
+
+    seat: PlaySeat
+    name: str
+    mine: bool
+    rounds: list[int | None]
+    match: int | None
+    costliest: list[DecisionShown]
+    decisions: int
+
+
+@dataclass
+class MatchReview:
+    """A match's review: the rounds reviewed, those still waiting, each seat's part (the
+    viewer's first)."""
+
+    rounds: list[RoundReview]
+    seats: list[SeatReview] = field(default_factory=list)
+
+    @property
+    def waiting(self) -> int:
+        return sum(review.status == RoundReview.Status.WAITING for review in self.rounds)
+
+    @property
+    def failed(self) -> int:
+        return sum(review.status == RoundReview.Status.FAILED for review in self.rounds)
+
+    @property
+    def reviewed(self) -> bool:
+        return any(review.status == RoundReview.Status.DONE for review in self.rounds)
+
+
+def match_review(table: PlayTable, seats: Sequence[PlaySeat], viewer) -> MatchReview:
+    """The review of every finished round of `table` (two queries)."""
+    reviews = list(RoundReview.objects.filter(table=table).order_by("round"))
+    names = names_of(seats)
+    by_round: dict[int, list[DecisionShown]] = {review.round: [] for review in reviews}
+    rounds_of = {review.pk: review.round for review in reviews}
+    rows = (
+        ReviewedDecision.objects.filter(review__table=table)
+        .only(*FIELDS)
+        .order_by("review", "index")
+    )
+    for row in rows:
+        round_index = rounds_of[row.review_id]
+        by_round[round_index].append(_shown(row, round_index, names))
+    review = MatchReview(reviews)
+    for seat in seats:
+        own = [d for review in reviews for d in by_round[review.round] if d.seat == seat.position]
+        costly = sorted(
+            (d for d in own if d.own and d.label != "best"),
+            key=lambda d: (-d.loss, d.round, d.index),
+        )
+        review.seats.append(
+            SeatReview(
+                seat=seat,
+                name=names[seat.position],
+                mine=_is_viewers(seat, viewer),
+                rounds=[
+                    accuracy_of(d for d in by_round[r.round] if d.seat == seat.position)
+                    for r in reviews
+                ],
+                match=accuracy_of(own),
+                costliest=costly[:COSTLIEST],
+                decisions=sum(d.own for d in own),
+            )
+        )
+    review.seats.sort(key=lambda part: not part.mine)
+    return review
+
+
+def _is_viewers(seat: PlaySeat, viewer) -> bool:
+    return bool(viewer.is_authenticated and seat.user_id == viewer.pk)
+
+
+@dataclass
+class RoundEnd:
+    """What the coach says after a round's board: the viewer's seat (None: a spectator), the
+    round's review and the viewer's accuracy in it and in the match so far."""
+
+    review: RoundReview | None
+    mine: PlaySeat | None
+    round_accuracy: int | None
+    match_accuracy: int | None
+
+
+def round_end(table: PlayTable, round_index: int, seats: Sequence[PlaySeat], viewer) -> RoundEnd:
+    """The viewer's accuracy at a round's end (two queries; one for a spectator). A round
+    below 0: the last one queued."""
+    reviews = {review.round: review for review in RoundReview.objects.filter(table=table)}
+    if round_index < 0 and reviews:
+        round_index = max(reviews)
+    mine = next((seat for seat in seats if _is_viewers(seat, viewer)), None)
+    review = reviews.get(round_index)
+    if mine is None or review is None:
+        return RoundEnd(review, mine, None, None)
+    rows = ReviewedDecision.objects.filter(
+        review__table=table, seat=mine.position, review__round__lte=round_index
+    ).only("review_id", "loss", "by", "index", "seat", "played", "best", "label")
+    names = names_of(seats)
+    shown = [(row.review_id, _shown(row, 0, names)) for row in rows]
+    done = review.status == RoundReview.Status.DONE
+    return RoundEnd(
+        review,
+        mine,
+        accuracy_of(d for pk, d in shown if pk == review.pk) if done else None,
+        accuracy_of(d for _, d in shown),
+    )
