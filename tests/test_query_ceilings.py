@@ -400,22 +400,11 @@ MATCH_REVIEW = 2 + WAITING + 1 + 1 + 2
 ROUND_END_PANEL = 2 + 1 + 1 + 2
 
 
-def reviewed_table(user, rounds: int) -> PlayTable:
-    from coach import services as coach
-    from coach.models import RoundReview
-    from tests.coach.conftest import played_table
-
-    table = played_table(user, rounds=rounds)
-    for review in RoundReview.objects.filter(table=table):
-        coach.review_now(review, budget=0.001)
-    return table
-
-
 @pytest.mark.parametrize("rounds", [1, 3])
 def test_the_coachs_pages_cost_the_same_however_many_rounds_and_decisions(
     client, alice, rounds, django_assert_max_num_queries
 ):
-    table = reviewed_table(alice, rounds)
+    table = reviewed_table(alice, rounds=rounds)
     client.force_login(alice)
     client.get(reverse("play:lobby"))  # the top bar's count, as on any page after the first
     replay = reverse("play:replay", args=[table.pk, rounds])
