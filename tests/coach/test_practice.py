@@ -40,7 +40,7 @@ def a_wrong_move(decision) -> dict:
 
 @pytest.fixture
 def mistakes(alice):
-    return mistakes_of(alice, count=2, rounds=3)
+    return mistakes_of(alice, count=2)
 
 
 def test_the_list_shows_my_costliest_mistakes_first(client, alice, mistakes):
