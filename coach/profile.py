@@ -134,11 +134,14 @@ def panel_of(player: Player) -> CoachPanel | None:
     points = _points(tables)
     return CoachPanel(
         points=points,
+        # One point is no line: the figures alone say it.
         chart=charts.line(
             [point.accuracy for point in points],
             [point.label for point in points],
             [date_format(localtime(point.at), "MONTH_DAY_FORMAT") for point in points],
-        ),
+        )
+        if len(points) > 1
+        else None,
         kinds=kinds_of(player),
         versus=_versus(tables),
         decisions=sum(row["decisions"] for row in tables),

@@ -47,8 +47,11 @@ def test_a_player_with_reviewed_moves_has_the_coach_panel(client, alice, bob):
     assert f"Accuracy {round(mine)}% over {own(alice).count()} reviewed decisions" in body
     versus = re.search(r'<table class="preview-table coach-versus">.*?</table>', body, re.S)[0]
     assert "Classic" in versus and f"{round(mine)}%" in versus and f"{round(site)}%" in versus
-    # A point for the one table, with its figures listed for a reader.
-    assert body.count('class="rating-dot"') == 1
+    # One table is no line yet (the sentence above says it); two are, their figures listed.
+    assert 'class="rating-dot"' not in body
+    reviewed_table(alice, seed=5)
+    body = profile_of(client, alice)
+    assert body.count('class="rating-dot"') == 2
     assert "<desc" in body and "The figures" in body
 
 
