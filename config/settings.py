@@ -255,8 +255,13 @@ PLAY_ROUND_PAUSE = float(os.environ.get("PLAY_ROUND_PAUSE", "20"))
 # stand still (play/vacations.py).
 PLAY_VACATION_DAYS = env_int("DJANGO_PLAY_VACATION_DAYS", "30")
 # The coach's review of a played round, in the worker (coach/worker.py): seconds of work a
-# decision (cards101.analysis.BUDGET by default; the tests' runs take less).
-COACH_REVIEW_BUDGET = float(os.environ.get("DJANGO_COACH_REVIEW_BUDGET", "0.1"))
+# decision; None: cards101.analysis's default (0.1 s a decision, an equal share of 7 s in a
+# long round). The tests' runs take less.
+COACH_REVIEW_BUDGET = (
+    float(os.environ["DJANGO_COACH_REVIEW_BUDGET"])
+    if os.environ.get("DJANGO_COACH_REVIEW_BUDGET")
+    else None
+)
 
 # Live pages (core/live.py): versions are published on Redis pub/sub when there is a Redis,
 # so that every app server hears every change; else through the database (one machine).
