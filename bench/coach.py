@@ -87,7 +87,7 @@ def review_times() -> tuple[str, list[Check]]:
         )
         checks.append(
             Check(
-                f"a 4-player `{preset}` round reviewed at the worker's budget, slowest within "
+                f"a 4-player `{preset}` round reviewed at the default budget, slowest within "
                 f"{TARGET:g} s of CPU",
                 f"{slowest_cpu:.2f} s",
                 slowest_cpu <= TARGET,
