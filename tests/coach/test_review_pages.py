@@ -14,6 +14,7 @@ from coach.models import ReviewedDecision, RoundReview
 from play.board import MoveShown
 from play.models import PlayTable
 from tests.coach.conftest import played_table
+from tests.coach.mistakes import mistakes_of
 
 pytestmark = pytest.mark.django_db
 EN = {"Accept-Language": "en"}
@@ -94,7 +95,7 @@ def test_while_the_round_waits_the_replay_says_the_coach_is_at_it(client, alice)
 def test_the_match_review_gives_each_seats_accuracy_and_their_costliest_decisions(
     client, alice, carol
 ):
-    table = reviewed(alice, rounds=2)
+    table = mistakes_of(alice, count=1, rounds=2)[0].review.table
     rows = list(ReviewedDecision.objects.filter(review__table=table))
     client.force_login(alice)
     page = client.get(reverse("coach:table_review", args=[table.pk]), headers=EN).content.decode()
@@ -103,13 +104,16 @@ def test_the_match_review_gives_each_seats_accuracy_and_their_costliest_decision
     assert "(you)" in page
     # Alice's part comes first, her costliest decision linked to its step.
     worst = max((row for row in rows if row.seat == 0), key=lambda row: row.loss)
-    if worst.label != "best":
-        link = reverse("play:replay", args=[table.pk, worst.review.round + 1])
-        assert f'{link}?step={worst.index}"' in page.split("<h3>")[1]
-    # Anyone may look; nobody is "you" for carol.
+    assert worst.label != "best"
+    link = reverse("play:replay", args=[table.pk, worst.review.round + 1])
+    assert f'{link}?step={worst.index}"' in page.split("<h3>")[1]
+    # and her mistakes wait to be practised.
+    assert f'href="{reverse("coach:practice")}">Practise your mistakes<' in page
+    # Anyone may look; nobody is "you" for carol, who has nothing to practise here.
     client.force_login(carol)
     page = client.get(reverse("coach:table_review", args=[table.pk]), headers=RU).content.decode()
     assert "Точность" in page and "(вы)" not in page
+    assert reverse("coach:practice") not in page
 
 
 def test_a_stand_ins_moves_do_not_count_in_a_persons_accuracy(client, alice):
