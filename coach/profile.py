@@ -110,11 +110,7 @@ class CoachPanel:
     kinds: list[Kind]
     versus: list[Versus]
     decisions: int
-
-    @property
-    def accuracy(self) -> int:
-        total = sum(point.accuracy * point.decisions for point in self.points)
-        return round(total / self.decisions)
+    accuracy: int  # over every reviewed table, not only those the chart draws
 
 
 def own_moves(player: Player):
@@ -132,6 +128,7 @@ def panel_of(player: Player) -> CoachPanel | None:
     if not tables:
         return None
     points = _points(tables)
+    decisions = sum(row["decisions"] for row in tables)
     return CoachPanel(
         points=points,
         # One point is no line: the figures alone say it.
@@ -144,7 +141,8 @@ def panel_of(player: Player) -> CoachPanel | None:
         else None,
         kinds=kinds_of(player),
         versus=_versus(tables),
-        decisions=sum(row["decisions"] for row in tables),
+        decisions=decisions,
+        accuracy=round(sum(row["accuracy"] * row["decisions"] for row in tables) / decisions),
     )
 
 

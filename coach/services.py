@@ -132,22 +132,36 @@ def _rows(
     *,
     budget: float | None,
     seed: int,
-    first: int = 0,
 ) -> Iterable[ReviewedDecision]:
     views = views_before(start, moves)
     return [
         decision_row(
             review, decision, views[decision.index], by=made_by[decision.index], players=players
         )
-        for decision in analysis.decisions(start, moves, budget=budget, seed=seed, first=first)
+        for decision in analysis.decisions(start, moves, budget=budget, seed=seed)
     ]
 
 
-def views_before(start: Game, moves: list[Move]) -> list[dict]:
-    """The view of the seat to move before each move (IllegalMove where one is not legal)."""
-    game = start.copy()
-    views = []
-    for move in moves:
-        views.append(game.view(game.to_move))
-        game.play(move)
-    return views
+def views_before(start: Game, moves: list[Move]) -> ViewsBefore:
+    """The view of the seat to move before each move, by the move's index, asked in order."""
+    return ViewsBefore(start, moves)
+
+
+class ViewsBefore:
+    """The views of the seats to move before the round's moves, for indices asked in
+    increasing order: the round is replayed once, as far as asked, and a view (which holds the
+    round's log) is made only where one is asked for, not at every move of a long round.
+    IllegalMove where a move is not legal."""
+
+    def __init__(self, start: Game, moves: list[Move]) -> None:
+        self._game = start.copy()
+        self._moves = moves
+        self._made = 0
+
+    def __getitem__(self, index: int) -> dict:
+        if index < self._made:
+            raise ValueError(f"The view before move {index} is behind this replay")
+        while self._made < index:
+            self._game.play(self._moves[self._made])
+            self._made += 1
+        return self._game.view(self._game.to_move)
