@@ -152,7 +152,8 @@ def _match_context(
         "is_owner": request.user.pk == match.created_by_id and match.is_casual,
         "round_form": round_form or bool(fields_html),
         "fields_html": fields_html,
-        "card_grid": card_grid(match) if round_form and not fields_html else "",
+        # The round form rendered here (a correction's, a second entry's) taps cards too.
+        "card_grid": card_grid(match) if (round_form or check_form) and not fields_html else "",
         # The live view shows no panels.
         "panels": [] if read_only else extensions.match_panels(match, sheet),
         "focus_message": (focus and not fields_html) or refused,
@@ -554,7 +555,9 @@ def _enter_again(request: HttpRequest, match: Match, round_id: int) -> HttpRespo
     context = _match_context(request, match) | _preview_context(preview, form.seats)
     context |= {"check_form": form, "error_focus": _error_focus(request, form)}
     if request.htmx and request.htmx.target == "preview":
-        return render(request, "games/_round_form_fields.html#preview", context | {"oob": True})
+        # The preview's fragment is the round form's own partial: it reads `round_form`.
+        context |= {"round_form": form, "oob": True}
+        return render(request, "games/_round_form_fields.html#preview", context)
     if request.htmx:
         return render(request, "games/match.html#match-body", context)
     return render(request, "games/match.html", context)

@@ -281,3 +281,43 @@ def test_the_sheet_in_russian_says_the_round_waits(client, table, bob, carol):
     page = client.get(table.get_absolute_url()).content.decode()
     assert "ждёт подтверждения" in page
     assert "Подтвердить раунд 1" in page
+
+
+def second_entry(table, outcomes, action):
+    """The check form's fields, as carol's browser posts them (`action` save or preview)."""
+    round_ = round_at(table, 1)
+    data = {"version": round_.version, "action": action}
+    for position, outcome in by_seat(table, outcomes).items():
+        kind, value = next(iter(outcome.items()))
+        data[f"s{position}-kind"] = kind
+        data[f"s{position}-cards" if kind != "points" else f"s{position}-points"] = value
+    return reverse("games:round_confirm", args=[table.pk, round_.pk]), data
+
+
+def test_the_live_preview_of_a_second_entry_shows_its_scores(client, table, bob, carol):
+    record(table, bob, FIRST)
+    client.force_login(carol)
+    url, data = second_entry(table, OTHER, "preview")
+    response = client.post(url, data, headers={"HX-Request": "true", "HX-Target": "preview"})
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "If saved" in page
+    assert "<td>+12</td>" in page  # carol's 12 as she saw them
+    assert round_at(table, 1).disputes.count() == 0  # a preview saves nothing
+
+
+def test_the_preview_of_a_second_entry_without_javascript_shows_the_sheet(
+    client, table, bob, carol
+):
+    record(table, bob, FIRST)
+    client.force_login(carol)
+    url, data = second_entry(table, OTHER, "preview")
+    page = client.post(url, data).content.decode()
+    assert "If saved" in page and "check-form" in page
+
+
+def test_the_second_entry_has_the_card_grid_to_tap(client, table, bob, carol):
+    record(table, bob, FIRST)
+    page = sheet(client, carol, table)
+    form = page[page.index('class="round-form check-form"') :]
+    assert 'data-card="QS"' in form[: form.index("</form>")]
