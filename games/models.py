@@ -126,6 +126,11 @@ class MatchQuerySet(models.QuerySet):
             Q(created_by=user) | Q(scorekeepers=user) | Q(seats__player__user=user)
         ).distinct()
 
+    def counted(self) -> MatchQuerySet:
+        """Finished matches whose results count: every round confirmed where the match asks
+        for it (what ratings, profiles and leaderboards read; Match.is_done)."""
+        return self.filter(status=Match.Status.FINISHED, unconfirmed_rounds=0)
+
     def casual(self) -> MatchQuerySet:
         """Score sheets of friends' games (tournament tables are shown with their tournament)."""
         return self.filter(kind=Match.Kind.CASUAL)

@@ -9,7 +9,9 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
+from django.views.decorators.csp import csp_override
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -20,10 +22,18 @@ from notify.forms import SettingsForm
 from notify.messages import render as render_message
 from notify.models import Channel, Kind
 
+# "Link Telegram" posts to the site, which answers with a redirect to t.me; a browser holds
+# that redirect to the form-action of the page the form is on, which is this one.
+TELEGRAM_FORMS = {
+    **django_settings.SECURE_CSP,
+    "form-action": [*django_settings.SECURE_CSP["form-action"], "https://t.me"],
+}
+
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 @limit("notify")
+@csp_override(TELEGRAM_FORMS)
 def settings_page(request: HttpRequest) -> HttpResponse:
     prefs = preferences.settings_of(request.user)
     if request.method == "POST":
@@ -42,14 +52,12 @@ def settings_page(request: HttpRequest) -> HttpResponse:
         form = SettingsForm(prefs=prefs)
     panels = [
         {
+            "key": name,
             "name": Channel(name).label,
             "linked": channel.linked(request.user),
-            "template": getattr(channel, "panel_template", None),
-            "context": channel.panel_context(request)
-            if getattr(channel, "panel_template", None)
-            else {},
+            "html": _panel(request, channel),
         }
-        for name, channel in CHANNELS.items()
+        for name, channel in ((name, CHANNELS[name]) for name in Channel.values)
     ]
     return render(
         request,
@@ -66,6 +74,15 @@ def settings_page(request: HttpRequest) -> HttpResponse:
             "any_linked": any(panel["linked"] for panel in panels),
         },
     )
+
+
+def _panel(request: HttpRequest, channel) -> str:
+    """A channel's part of the page, rendered with its own context (its template reads the
+    names its `panel_context` gives, as when it is shown anywhere else)."""
+    template = getattr(channel, "panel_template", None)
+    if template is None:
+        return ""
+    return render_to_string(template, channel.panel_context(request), request=request)
 
 
 @login_required

@@ -42,15 +42,15 @@ QUEENS_ONLY = r"^Q[SHDC]( Q[SHDC])*$"  # a hand of Queens alone, as stored ("QS 
 
 @dataclass(frozen=True)
 class Filters:
-    """Which finished matches count: a preset, a kind of match, a period (all time, this
-    year, the last 30 days)."""
+    """Which finished matches count (every round confirmed where that is asked): a preset, a
+    kind of match, a period (all time, this year, the last 30 days)."""
 
     preset: str | None = None
     kind: str | None = None
     period: str = "all"
 
     def matches(self, now: datetime.datetime | None = None) -> QuerySet[Match]:
-        found = Match.objects.filter(status=Match.Status.FINISHED)
+        found = Match.objects.counted()
         if self.preset:
             found = found.filter(preset=self.preset)
         if self.kind:

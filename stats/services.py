@@ -25,14 +25,14 @@ type Since = tuple[datetime.datetime, int]
 
 
 def recompute(*, preset: str, since: Since | None = None, players: Iterable[int] = ()) -> int:
-    """Rate every rated, finished match of `preset` from `since` (finished_at, match id) on
-    again, from the ratings the matches before it left (None: the whole pool, a rebuild);
-    `players` are those of the match that changed, whose ratings it may have left (a deleted
-    match's changes are gone with it). Returns the number of matches rated."""
+    """Rate every rated, finished match of `preset` (its rounds confirmed) from `since`
+    (finished_at, match id) on again, from the ratings the matches before it left (None: the
+    whole pool, a rebuild); `players` are those of the match that changed, whose ratings it may
+    have left (a deleted match's changes are gone with it). Returns the number of matches rated."""
     with transaction.atomic():
         pool = _lock_pool(preset)
         stale = RatingChange.objects.filter(pool=pool)
-        matches = Match.objects.filter(preset=preset, status=Match.Status.FINISHED, rated=True)
+        matches = Match.objects.counted().filter(preset=preset, rated=True)
         if since is not None:
             stale = stale.filter(_from(since, "match_id"))
             matches = matches.filter(_from(since, "pk"))

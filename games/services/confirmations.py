@@ -14,7 +14,7 @@ from games import owners
 from games.models import DisputedEntry, Match, Round
 from games.queries import Outcomes, confirm_refusal, round_outcomes
 from games.services.errors import NotAllowed, RoundConflict
-from games.services.matches import _lock, lock_matches, mark_changed
+from games.services.matches import _lock, announce_results, lock_matches, mark_changed
 from games.services.rounds import _same, _stored, change_round
 
 
@@ -124,7 +124,11 @@ def _confirm(match: Match, round_: Round, by) -> None:
 def _count_unconfirmed(match: Match, *fields: str) -> None:
     """Count the match's rounds waiting for confirmation and move its version (and its
     owner's: a table's result may count now)."""
+    waited = match.unconfirmed_rounds
     match.unconfirmed_rounds = (
         match.rounds.filter(confirmed_at__isnull=True).count() if match.confirm_results else 0
     )
     mark_changed(match, *fields, "unconfirmed_rounds")
+    if bool(waited) != bool(match.unconfirmed_rounds):
+        # A finished match's result starts or stops counting (ratings, profiles).
+        announce_results(match, match.finished_at)

@@ -113,14 +113,14 @@ def test_a_person_turns_notifications_on_and_off_in_this_browser(
     context.add_init_script(PUSH_SERVICE % {"p256dh": P256DH, "auth": AUTH})
     context.add_init_script(path=AXE)
     log_in(alice)
-    with override_settings(ROOT_URLCONF="tests.browser.push_panel_urls", **KEYS):
-        page.goto("/test/push-panel/")
+    with override_settings(**KEYS):
+        page.goto("/notifications/")
         worker_ready(page)
         on = page.get_by_role("button", name=t("Turn on notifications in this browser"))
         off = page.get_by_role("button", name=t("Turn off in this browser"))
         expect(on).to_be_visible()
         expect(off).to_be_hidden()
-        assert violations(page, "/test/push-panel/") == []
+        assert violations(page, "/notifications/") == []
 
         on.click()
         expect(page.locator("[data-push-state]")).to_have_text(
@@ -138,7 +138,7 @@ def test_a_person_turns_notifications_on_and_off_in_this_browser(
         page.reload()
         expect(off).to_be_visible()
         expect(page.get_by_role("button", name=t("Turn off in every browser"))).to_be_visible()
-        assert violations(page, "/test/push-panel/") == []
+        assert violations(page, "/notifications/") == []
 
         off.click()
         expect(page.locator("[data-push-state]")).to_have_text(
@@ -153,10 +153,11 @@ def test_without_keys_the_panel_says_push_is_not_set_up(
     context: BrowserContext, page: Page, problems: list[str], live_server, alice, log_in
 ):
     log_in(alice)
-    with override_settings(ROOT_URLCONF="tests.browser.push_panel_urls"):
-        page.goto("/test/push-panel/")
-        expect(page.locator(".push-panel")).to_contain_text("Web push is not set up on this site")
-        expect(
-            page.get_by_role("button", name="Turn on notifications in this browser")
-        ).to_have_count(0)
+    page.goto("/notifications/")
+    expect(page.locator(".push-panel")).to_contain_text(
+        "Notifications in the browser are not set up on this site."
+    )
+    expect(page.get_by_role("button", name="Turn on notifications in this browser")).to_have_count(
+        0
+    )
     assert problems == []

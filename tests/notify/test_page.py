@@ -6,7 +6,7 @@ from django.core import mail
 from django.test import Client
 
 from notify import delivery, preferences, services, tokens
-from notify.models import Delivery, Settings
+from notify.models import Delivery, Settings, TelegramLink
 
 pytestmark = pytest.mark.django_db
 
@@ -89,3 +89,45 @@ def test_an_account_without_an_address_gets_no_mail_delivery(alice):
     alice.save()
     services.tell(user=alice, kind="your_move", key="k", payload={})
     assert not Delivery.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "language, link, linked, off",
+    [
+        ("en", "Link Telegram", "Unlink Telegram", "Telegram is not set up on this site."),
+        ("ru", "Привязать Telegram", "Отвязать Telegram", "Telegram на этом сайте не настроен."),
+    ],
+)
+def test_the_page_offers_to_link_telegram_where_it_is_set_up(
+    alice, client, settings, language, link, linked, off
+):
+    settings.TELEGRAM_BOT_TOKEN = "123456:TEST-token"
+    settings.TELEGRAM_BOT_USERNAME = "sto_odno_test_bot"
+    client.force_login(alice)
+    page = client.get("/notifications/", headers={"Accept-Language": language}).content.decode()
+    assert link in page and "@sto_odno_test_bot" in page
+    assert off not in page and linked not in page
+    assert 'action="/notifications/telegram/link/"' in page
+
+    TelegramLink.objects.create(user=alice, chat_id=5550001)
+    page = client.get("/notifications/", headers={"Accept-Language": language}).content.decode()
+    assert linked in page and link not in page and off not in page
+
+    settings.TELEGRAM_BOT_TOKEN = ""
+    page = client.get("/notifications/", headers={"Accept-Language": language}).content.decode()
+    assert off in page and link not in page and linked not in page
+
+
+def test_the_page_lets_its_telegram_button_lead_to_telegram(alice, client):
+    client.force_login(alice)
+    policy = client.get("/notifications/").headers["Content-Security-Policy"]
+    [form_action] = [part for part in policy.split(";") if "form-action" in part]
+    assert form_action.split() == ["form-action", "'self'", "https://t.me"]
+    # Other pages keep the site's own.
+    assert "form-action 'self';" in client.get("/").headers["Content-Security-Policy"] + ";"
+
+
+def test_the_page_shows_the_address_mail_goes_to(alice, client):
+    client.force_login(alice)
+    page = client.get("/notifications/", headers={"Accept-Language": "en"}).content.decode()
+    assert "alice@example.com" in page

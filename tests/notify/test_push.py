@@ -278,7 +278,7 @@ def test_without_vapid_keys_push_is_off_and_the_panel_says_so(client, alice, pus
     assert response.json() == {"error": "Web push is not set up on this site."}
     subscribed(alice, browser)
     assert not CHANNELS["push"].linked(alice)
-    assert "Web push is not set up on this site" in panel(alice, "en")
+    assert "Notifications in the browser are not set up on this site." in panel(alice, "en")
     with pytest.raises(GiveUp):
         send(told(alice))
     assert push_service.received == []
