@@ -22,7 +22,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone, translation
 
-from notify import messages, preferences
+from notify import messages, preferences, queries
 from notify.channels import CHANNELS, GiveUp, TryLater
 from notify.links import absolute
 from notify.models import Delivery, Notification
@@ -118,7 +118,18 @@ def _grouped(claimed: Iterable[Delivery]) -> list[list[Delivery]]:
 
 
 def _send(group: list[Delivery], now: datetime.datetime) -> int:
-    """Send one person's group on its channel and settle each of its deliveries."""
+    """Send one person's group on its channel and settle each of its deliveries (those whose
+    cause was settled meanwhile are not sent)."""
+    settled = queries.no_longer_wanted([delivery.notification for delivery in group])
+    if settled:
+        _settle(
+            [d for d in group if d.notification_id in settled],
+            status=Delivery.Status.SKIPPED,
+            error="",
+        )
+        group = [d for d in group if d.notification_id not in settled]
+        if not group:
+            return 0
     first = group[0]
     notifications: list[Notification] = [d.notification for d in group]
     user = first.notification.user

@@ -32,6 +32,35 @@ def _table_name(payload: dict) -> str:
     return _("New table")
 
 
+def _to_confirm(payload: dict, path: str) -> Message:
+    """A round to confirm: at a night's table, named by the night, its round and the table;
+    elsewhere by the match's start."""
+    words = {"round": payload["round"]}
+    if "table" in payload:
+        words |= {
+            "tournament": payload["tournament"],
+            "tournament_round": payload["tournament_round"],
+            "table": payload["table"],
+        }
+        if payload.get("final"):
+            where = _("%(tournament)s, the final, table %(table)s") % words
+        else:
+            where = _("%(tournament)s, round %(tournament_round)s, table %(table)s") % words
+    else:
+        moment = datetime.datetime.fromisoformat(payload["started"])
+        where = _("Match of %(started)s") % {"started": started(moment)}
+    words["where"] = where
+    return Message(
+        _("Confirm round %(round)s: %(where)s") % words,
+        _(
+            "Round %(round)s of the score sheet at %(where)s waits for your confirmation: "
+            "confirm it, or enter it as you saw it."
+        )
+        % words,
+        path,
+    )
+
+
 def render(notification: Notification) -> Message:
     """The notification's message in the active language."""
     payload, kind = notification.payload, notification.kind
@@ -78,16 +107,7 @@ def render(notification: Notification) -> Message:
             path,
         )
     if kind == Kind.TO_CONFIRM:
-        moment = datetime.datetime.fromisoformat(payload["started"])
-        words = {
-            "round": payload["round"],
-            "match": _("Match of %(started)s") % {"started": started(moment)},
-        }
-        return Message(
-            _("A round to confirm: %(match)s") % words,
-            _("Round %(round)s entered at %(match)s waits for your confirmation.") % words,
-            path,
-        )
+        return _to_confirm(payload, path)
     if kind == Kind.TO_DECIDE and what == "claim_decided":
         words = {"guest": payload["guest"]}
         if payload.get("approved"):

@@ -10,20 +10,12 @@ from django.conf import settings as django_settings
 
 from notify.models import Channel, Kind, Settings
 
-# The kinds each channel carries for someone who set nothing. E-mail: what needs them away
-# from the site (the outside checks fix *your move* and *your table*), not a round to confirm,
-# which waits at the table they sit at. Telegram and push, once linked, carry everything: a
-# person links them to be told.
+# The kinds each channel carries for someone who set nothing: everything but the test message
+# (a club without Telegram reads its rounds to confirm by e-mail too); once linked, Telegram
+# and push the same. A person switches off what they do not want.
 DEFAULTS: dict[str, tuple[str, ...]] = {
-    Channel.EMAIL: (Kind.YOUR_MOVE, Kind.YOUR_TABLE, Kind.TO_DECIDE, Kind.REMINDER),
-    Channel.TELEGRAM: (
-        Kind.YOUR_MOVE,
-        Kind.YOUR_TABLE,
-        Kind.TO_CONFIRM,
-        Kind.TO_DECIDE,
-        Kind.REMINDER,
-    ),
-    Channel.PUSH: (Kind.YOUR_MOVE, Kind.YOUR_TABLE, Kind.TO_CONFIRM, Kind.TO_DECIDE, Kind.REMINDER),
+    channel: (Kind.YOUR_MOVE, Kind.YOUR_TABLE, Kind.TO_CONFIRM, Kind.TO_DECIDE, Kind.REMINDER)
+    for channel in Channel
 }
 
 # The kinds a person switches (the test message goes to every linked channel, asked for).

@@ -10,6 +10,7 @@ from django.db.models import CharField, Exists, OuterRef, Q, Value
 from django.db.models.functions import Cast, Concat
 from django.urls import reverse
 
+from games.models import Round
 from notify import preferences
 from notify.models import Delivery, Kind, Notification
 from play.models import PlayMove, PlaySeat, PlayTable
@@ -166,3 +167,23 @@ def recent_deliveries(user) -> list[Delivery]:
         .select_related("notification")
         .order_by("-notification__created_at", "-pk")[:RECENT]
     )
+
+
+def no_longer_wanted(notifications: list[Notification]) -> set[int]:
+    """The ids of those whose cause has been settled since they were written, so that sending
+    them would ask for what is done: a round to confirm that was confirmed, changed (its own
+    notification follows) or deleted meanwhile. One query."""
+    waiting = {
+        notification.pk: (notification.payload["round_id"], notification.payload["version"])
+        for notification in notifications
+        if notification.kind == Kind.TO_CONFIRM and "round_id" in notification.payload
+    }
+    if not waiting:
+        return set()
+    still = set(
+        Round.objects.filter(
+            pk__in={round_id for round_id, _version in waiting.values()},
+            confirmed_at__isnull=True,
+        ).values_list("pk", "version")
+    )
+    return {pk for pk, round_ in waiting.items() if round_ not in still}

@@ -20,6 +20,7 @@ from games.signals import round_waits_confirmation
 from notify import delivery, services
 from notify.models import Kind
 from play.signals import move_time_running_out, worker_pass
+from tournaments.models import Table
 from tournaments.signals import round_clock_started, round_seated
 
 logger = logging.getLogger(__name__)
@@ -109,7 +110,24 @@ def tell_clock(sender, *, round_, **kwargs) -> None:
 
 @receiver(round_waits_confirmation)
 def tell_to_confirm(sender, *, round_, match, by, **kwargs) -> None:
-    """The other accounts at the table may confirm the round."""
+    """The other accounts at the table may confirm the round: told which round, at which
+    table of which night (a round confirmed or changed before it is sent is not sent:
+    queries.still_wanted)."""
+    payload = {
+        "round": round_.number,
+        "round_id": round_.pk,
+        "version": round_.version,
+        "started": match.created_at.isoformat(),
+        "path": match.get_absolute_url(),
+    }
+    table = Table.objects.filter(match=match).select_related("round__tournament").first()
+    if table is not None:
+        payload |= {
+            "tournament": table.round.tournament.name,
+            "tournament_round": table.round.number,
+            "final": table.round.is_final,
+            "table": table.number,
+        }
     for seat in _seated_accounts(match.pk):
         if by is not None and seat.player.user_id == by.pk:
             continue
@@ -117,11 +135,7 @@ def tell_to_confirm(sender, *, round_, match, by, **kwargs) -> None:
             user=seat.player.user,
             kind=Kind.TO_CONFIRM,
             key=f"confirm:{round_.pk}:{round_.version}",
-            payload={
-                "round": round_.number,
-                "started": match.created_at.isoformat(),
-                "path": match.get_absolute_url(),
-            },
+            payload=payload,
         )
 
 

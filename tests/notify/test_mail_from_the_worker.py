@@ -183,3 +183,46 @@ def test_a_player_whose_seat_is_swapped_is_told_the_new_table(alice, bob, carol)
     assert latest.payload["table"] == other.number
     # bob did not move: nothing new for him.
     assert told.filter(user=bob).count() == 1
+
+
+def seated_cup_table(alice, bob, carol):
+    """alice directs a cup whose rounds are confirmed; bob, carol and alice sit at table 1."""
+    tournament = make_tournament(alice, name="Вечер в Самаре", confirm_results=True)
+    for user in (alice, bob, carol):
+        tournaments.enter_checked_in(tournament=tournament, player=user.player)
+    round_ = tournaments.seat_next_round(tournament=tournament, by=alice)
+    worker_pass()  # the seating's own mail
+    return Table.objects.get(round=round_).match
+
+
+ROUND_ONE = {"bob": {"out": "7C"}, "alice": {"points": 10}, "carol": {"points": 5}}
+
+
+def test_a_round_to_confirm_comes_by_mail_naming_the_night_and_table(alice, bob, carol, smtp_sink):
+    from tests.conftest import record
+
+    match = seated_cup_table(alice, bob, carol)
+    before = len(smtp_sink.to(carol.email))
+    record(match, bob, ROUND_ONE)
+    worker_pass()
+    [mail] = smtp_sink.to(carol.email)[before:]
+    subject, body = mail["Subject"], mail.get_content()
+    # Russian, as she never said otherwise: the sheet's «раунд», the night's name and table.
+    assert subject == "Подтвердите раунд 1: Вечер в Самаре, тур 1, стол 1"
+    assert "Кон" not in body and "Раунд 1 на листе счёта" in body
+    assert f"https://101.example{match.get_absolute_url()}" in body
+
+
+def test_a_round_confirmed_before_its_message_leaves_is_not_sent(alice, bob, carol, smtp_sink):
+    from games import services as games
+    from tests.conftest import record, round_at
+
+    match = seated_cup_table(alice, bob, carol)
+    before = {user: len(smtp_sink.to(user.email)) for user in (alice, carol)}
+    record(match, bob, ROUND_ONE)
+    games.confirm_round(match=match, round_id=round_at(match, 1).pk, by=carol)
+    worker_pass()
+    assert len(smtp_sink.to(alice.email)) == before[alice]  # carol confirmed it meanwhile
+    assert len(smtp_sink.to(carol.email)) == before[carol]
+    [delivery] = Delivery.objects.filter(notification__user=alice, notification__kind="to_confirm")
+    assert delivery.status == Delivery.Status.SKIPPED
