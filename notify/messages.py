@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.labels import started
+from notify.links import absolute
 from notify.models import Kind, Notification
 
 
@@ -151,13 +152,15 @@ def render(notification: Notification) -> Message:
 
 
 def render_group(notifications: list[Notification]) -> Message:
-    """Several notifications kept for one person (their quiet hours), in one message."""
+    """Several notifications kept for one person (their quiet hours), in one message: each
+    title with its own link; the message's own link is theirs if they share one."""
     if len(notifications) == 1:
         return render(notifications[0])
-    lines = [render(notification).title for notification in notifications]
+    rendered = [render(notification) for notification in notifications]
     count = len(notifications)
+    paths = {message.path for message in rendered}
     return Message(
         ngettext("%(count)s notification", "%(count)s notifications", count) % {"count": count},
-        "\n".join(f"• {line}" for line in lines),
-        reverse("notify:settings"),
+        "\n".join(f"• {message.title}\n  {absolute(message.path)}" for message in rendered),
+        paths.pop() if len(paths) == 1 else reverse("notify:settings"),
     )

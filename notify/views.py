@@ -67,7 +67,7 @@ def settings_page(request: HttpRequest) -> HttpResponse:
             "channels": [Channel(name).label for name in Channel.values],
             "panels": panels,
             "deliveries": [
-                (delivery, render_message(delivery.notification).title)
+                (delivery, render_message(delivery.notification))
                 for delivery in queries.recent_deliveries(request.user)
             ],
             "default_zone": django_settings.TIME_ZONE,

@@ -26,12 +26,14 @@ class FlakyChannel:
         self.error = error
         self.calls = 0
         self.sent: list[tuple[int, str]] = []
+        self.texts: list[tuple[str, str, str]] = []
         self.lock = threading.Lock()
 
     def linked(self, user) -> bool:
         return bool(user.email)
 
     def send(self, notification, *, title, text, url) -> None:
+        self.texts.append((title, text, url))
         with self.lock:
             self.calls += 1
             failing = self.calls <= self.failures
@@ -49,8 +51,9 @@ def flaky(monkeypatch):
     return channel
 
 
-def tell(user, key: str):
-    return services.tell(user=user, kind="your_move", key=key, payload={"name": key})
+def tell(user, key: str, path: str = ""):
+    payload = {"name": key} | ({"path": path} if path else {})
+    return services.tell(user=user, kind="your_move", key=key, payload=payload)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -133,7 +136,8 @@ def test_a_worker_stopped_while_sending_leaves_it_given_up_not_sent_again(alice,
 
 
 @pytest.mark.django_db
-def test_quiet_hours_keep_messages_until_they_end_and_send_them_together(alice, flaky):
+def test_quiet_hours_keep_messages_until_they_end_and_send_them_together(alice, flaky, settings):
+    settings.SITE_URL = "https://101.example"
     flaky.failures = 0
     Settings.objects.create(
         user=alice,
@@ -146,8 +150,8 @@ def test_quiet_hours_keep_messages_until_they_end_and_send_them_together(alice, 
         2026, 11, 28, 23, 30, tzinfo=datetime.timezone(datetime.timedelta(hours=3))
     )
     with time_is(night):
-        tell(alice, "Friday table")
-        tell(alice, "Saturday table")
+        tell(alice, "Friday table", "/play/7/")
+        tell(alice, "Saturday table", "/play/8/")
     morning = datetime.datetime(2026, 11, 29, 5, 0, tzinfo=datetime.UTC)  # 08:00 in Moscow
     assert set(Delivery.objects.values_list("due_at", flat=True)) == {morning}
     delivery.send_due(morning - datetime.timedelta(seconds=1))
@@ -155,6 +159,13 @@ def test_quiet_hours_keep_messages_until_they_end_and_send_them_together(alice, 
     delivery.send_due(morning)
     [(_pk, title)] = flaky.sent
     assert title == "2 notifications"
+    # Each kept message with its own link: the digest is not a dead end.
+    [(_title, text, url)] = flaky.texts
+    assert text == (
+        "• Your move: Friday table\n  https://101.example/play/7/\n"
+        "• Your move: Saturday table\n  https://101.example/play/8/"
+    )
+    assert url == "https://101.example/notifications/"
     assert Delivery.objects.filter(status=Delivery.Status.SENT).count() == 2
 
 

@@ -56,6 +56,8 @@ def test_the_test_message_goes_to_each_linked_channel(alice, client):
     assert message.to == ["alice@example.com"]
     page = client.get("/notifications/", headers={"Accept-Language": "en"}).content.decode()
     assert "Test message" in page and "sent" in page
+    # What was sent links to what it was about.
+    assert '<a href="/notifications/">Test message</a>' in page
 
 
 def test_someone_signed_out_is_sent_to_log_in(client):
@@ -132,3 +134,15 @@ def test_the_page_shows_the_address_mail_goes_to(alice, client):
     client.force_login(alice)
     page = client.get("/notifications/", headers={"Accept-Language": "en"}).content.decode()
     assert "alice@example.com" in page
+
+
+def test_what_was_sent_lately_links_to_what_it_was_about(alice, client):
+    services.tell(
+        user=alice,
+        kind="your_move",
+        key="move:12:3",
+        payload={"table": 12, "name": "Вечерний стол", "path": "/play/12/"},
+    )
+    client.force_login(alice)
+    page = client.get("/notifications/", headers={"Accept-Language": "ru"}).content.decode()
+    assert '<a href="/play/12/">Ваш ход: Вечерний стол</a>' in page
