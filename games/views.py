@@ -19,7 +19,7 @@ from django_htmx.http import HttpResponseClientRefresh
 
 from cards101.engine.game import MOVE_LIMIT
 from cards101.rules import RulesError
-from cards101.rules.cards import RANKS, RUSSIAN_RANKS, SUIT_SYMBOLS, SUITS
+from cards101.rules.cards import RANKS, RUSSIAN_RANKS, RUSSIAN_SUITS, SUIT_SYMBOLS, SUITS
 from core.http import local_path, unchanged
 from core.limits import limit
 from core.names import sort_key
@@ -33,7 +33,6 @@ from games.sheet import Sheet, card_grid
 PAGE_SIZE = 20
 SAVED = "round-saved"  # the tag of the message that a round was saved or changed
 ROUND_FIELDS_CACHE_SECONDS = 24 * 3600
-RUSSIAN_SUITS = {"S": "п", "H": "ч", "D": "б", "C": "к"}  # the letters a sheet accepts
 
 
 def _get_match(pk: int) -> Match:
@@ -280,7 +279,12 @@ def rules(request: HttpRequest) -> HttpResponse:
         # What a score sheet accepts: English and Russian letters, either case.
         "ranks": [(rank, RUSSIAN_RANKS.get(rank, rank), labels.RANK_NAMES[rank]) for rank in RANKS],
         "suits": [
-            (suit, RUSSIAN_SUITS[suit], SUIT_SYMBOLS[suit], labels.SUIT_NAMES[suit])
+            (
+                suit,
+                ", ".join(letter.lower() for letter in RUSSIAN_SUITS[suit]),
+                SUIT_SYMBOLS[suit],
+                labels.SUIT_NAMES[suit],
+            )
             for suit in SUITS
         ],
     }

@@ -23,24 +23,23 @@ _RANK_TOKENS = {rank: rank for rank in RANKS} | {
     "К": "K",
     "Т": "A",
 }
+# The Russian suit letters a sheet accepts: пики, черви, бубны, and трефы as «т» or, from
+# «крести», «к» (the buttons say «треф»; many people write «к»).
+RUSSIAN_SUITS = {"S": ("П",), "H": ("Ч",), "D": ("Б",), "C": ("Т", "К")}
 _SUIT_TOKENS = {
     "S": "S",
     "♠": "S",
     "♤": "S",
-    "П": "S",
     "H": "H",
     "♥": "H",
     "♡": "H",
-    "Ч": "H",
     "D": "D",
     "♦": "D",
     "♢": "D",
-    "Б": "D",
     "C": "C",
     "♣": "C",
     "♧": "C",
-    "К": "C",
-}
+} | {letter: suit for suit, letters in RUSSIAN_SUITS.items() for letter in letters}
 _SEPARATORS = re.compile(r"[\s,]+")
 # Emoji keyboards send "♥️": the symbol plus an invisible variation selector.
 _VARIATION_SELECTOR = "\ufe0f"
@@ -100,7 +99,7 @@ class Card:
 
 
 def parse_card(token: str) -> Card:
-    """One card from notation such as "10♥", "10h", "QS", "q♠", "Дп" or "Тк"."""
+    """One card from notation such as "10♥", "10h", "QS", "q♠", "Дп", "Вт" or "Тк"."""
     if not isinstance(token, str):
         raise RulesError(NOT_A_CARD, {"token": str(token)})
     return _parse_token(token)

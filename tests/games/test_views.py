@@ -775,3 +775,19 @@ def test_the_rules_page_says_how_a_round_that_goes_nowhere_ends_in_both_language
     assert f"ends after {MOVE_LIMIT} moves" in page
     russian = client.get(reverse("games:rules"), headers={"Accept-Language": "ru"})
     assert f"заканчивается после {MOVE_LIMIT} ходов" in russian.content.decode()
+
+
+def test_a_russian_sheet_takes_clubs_as_t_and_says_so(client, alice, match):
+    client.force_login(alice)
+    page = client.get(match.get_absolute_url(), headers={"Accept-Language": "ru"}).content.decode()
+    assert 'placeholder="Карты: Дп 10ч Вт (трефы — т или к)"' in page
+    seats = {seat.player.name: seat.position for seat in match.seats.select_related("player")}
+    data = {"version": match.version, "action": "save"}
+    for name, position in seats.items():
+        if position == 0:
+            data |= {f"s{position}-kind": "out", f"s{position}-cards": "Вт"}
+        else:
+            data |= {f"s{position}-kind": "points", f"s{position}-points": "10"}
+    client.post(reverse("games:round_new", args=[match.pk]), data)
+    [entry] = Entry.objects.filter(kind="out")
+    assert entry.cards == "JC"

@@ -44,6 +44,11 @@ def test_english_notation_and_suit_symbols_parse(token: str, card: Card) -> None
         ("Д♠", Card("Q", "S")),
         ("Qп", Card("Q", "S")),
         ("9Ч", Card("9", "H")),
+        # Clubs are трефы («т») as the buttons say, or крести («к») as many write them.
+        ("Вт", Card("J", "C")),
+        ("10т", Card("10", "C")),
+        ("Тт", Card("A", "C")),
+        ("Дт", Card("Q", "C")),
     ],
 )
 def test_russian_ranks_and_suits_parse_and_mix_with_other_scripts(token: str, card: Card) -> None:
