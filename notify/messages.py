@@ -71,7 +71,8 @@ def render(notification: Notification) -> Message:
         table = _table_name(payload)
         return Message(
             _("Your move: %(table)s") % {"table": table},
-            _("It is your move at %(table)s.") % {"table": table},
+            _("The others at %(table)s wait for your move: open the table to play.")
+            % {"table": table},
             path,
         )
     if kind == Kind.YOUR_TABLE and what == "clock":

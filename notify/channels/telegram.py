@@ -14,6 +14,7 @@ from typing import Any
 import requests
 from django.conf import settings
 from django.http import HttpRequest
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from telebot import apihelper
@@ -22,6 +23,7 @@ from telebot.types import LinkPreviewOptions
 
 from notify import telegram_links
 from notify.channels import GiveUp, TryLater, register
+from notify.links import absolute
 from notify.models import Channel, TelegramLink
 
 log = logging.getLogger(__name__)
@@ -221,6 +223,11 @@ def _reply(chat_id: int, language: str, what: str) -> None:
                 "the Notifications page of your account; to unlink it, send /stop."
             ),
         }[what]
+        if what != "linked":
+            # Where the Notifications page is: the site's address, said in the chat.
+            words += "\n\n" + _("Your notifications on the site: %(link)s") % {
+                "link": absolute(reverse("notify:settings"))
+            }
     try:
         say(chat_id, escape(words))
     except (TryLater, ApiTelegramException) as error:

@@ -41,6 +41,8 @@ def test_your_move_comes_by_mail_naming_the_table_and_linking_to_it_once(alice, 
     body = mail.get_content()
     assert "Friday table" in mail["Subject"]
     assert f"https://101.example/play/{table.pk}/" in body
+    # The words say more than the subject does.
+    assert body.startswith("За столом «Friday table» ждут вашего хода: откройте стол и сходите.")
     assert mail["List-Unsubscribe"].startswith("<https://101.example/notifications/unsubscribe/")
     assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     # The next passes tell her nothing more of this move.

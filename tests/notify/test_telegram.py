@@ -536,3 +536,10 @@ def test_polling_carries_on_after_the_database_fails(api, monkeypatch):
     with pytest.raises(SystemExit):
         call_command("telegram_poll", stderr=io.StringIO())
     assert len(calls) == 2
+
+
+def test_the_bots_help_links_to_the_site(api, client, settings):
+    settings.SITE_URL = "https://101.example"
+    post_update(client, update(ALICE_CHAT, "hello", language="ru"))
+    [reply] = api.sent()
+    assert "https://101.example/notifications/" in reply["text"]
