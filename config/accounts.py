@@ -14,23 +14,69 @@ refuse everyone's right password there. Here the key is the client's address and
 together, the way allauth's maintainer suggests (github.com/pennersr/django-allauth/issues/3584),
 and nothing counts failures per address alone: a stranger guessing bob's password stops himself,
 bob, at his own address, still logs in, and so does alice beside the stranger. A generous limit
-per account alone ("login_failed_account") still caps guessing from many addresses."""
+per account alone ("login_failed_account") still caps guessing from many addresses.
+
+Mail (the sign-up's confirmation, a password reset): rendered in the request, in its language,
+greeting with the site's name and address (settings.SITE_URL), not the host the request came
+to; sent by the worker (notify.mail), so that nobody waits for the mail server."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.core import ratelimit
 from allauth.core.internal.ratelimit import get_ip
+from django.conf import settings
 from django.http import HttpRequest
+from django.utils.translation import gettext
 
 from core.validators import clean_name
+from notify import mail
+from notify.links import absolute
 
 ACCOUNT_LIMIT = "login_failed_account"
 
 
+@dataclass(frozen=True)
+class Site:
+    """What allauth's messages call `current_site`: this site's name and address."""
+
+    name: str
+    domain: str
+
+
+def this_site() -> Site:
+    return Site(name=gettext("Сто одно"), domain=urlsplit(settings.SITE_URL).netloc)
+
+
+def on_this_site(url: str) -> str:
+    parts = urlsplit(url)
+    return absolute(urlunsplit(("", "", parts.path, parts.query, parts.fragment)))
+
+
 class AccountAdapter(DefaultAccountAdapter):
+    def format_email_subject(self, subject: str) -> str:
+        return f"[{this_site().name}] {subject}"
+
+    # The links in the mail lead to the site's address, as the notifications' do.
+    def get_email_confirmation_url(self, request, emailconfirmation) -> str:
+        return on_this_site(super().get_email_confirmation_url(request, emailconfirmation))
+
+    def get_reset_password_from_key_url(self, key: str) -> str:
+        return on_this_site(super().get_reset_password_from_key_url(key))
+
+    def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
+        site = this_site()
+        message = self.render_mail(
+            template_prefix,
+            email,
+            {"request": self.request, "email": email, "current_site": site, **context},
+        )
+        mail.later(message)
+
     def clean_username(self, username: str, shallow: bool = False) -> str:
         return super().clean_username(clean_name(username), shallow=shallow)
 

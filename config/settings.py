@@ -109,6 +109,7 @@ INSTALLED_APPS = [
     "django_ratelimit",
     "allauth",
     "allauth.account",
+    "django_tasks_db",
     "config",
     "core",
     "games",
@@ -464,6 +465,11 @@ PUSH_SERVICE_HOSTS = env_list(
     "fcm.googleapis.com,updates.push.services.mozilla.com,.notify.windows.com,web.push.apple.com",
 )
 # The site's address, for the links in messages sent off the site (notify).
+# Background work as tasks of Django's framework, stored in the database (django-tasks-db): a
+# task's row is written in the transaction of its cause and run by `manage.py tasks_worker`
+# (`make run` starts it). So far the accounts' mail (notify.mail).
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+
 SITE_URL = os.environ.get("DJANGO_SITE_URL", "http://127.0.0.1:8000")
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "101 <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL

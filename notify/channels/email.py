@@ -56,7 +56,7 @@ class EmailChannel:
         except smtplib.SMTPRecipientsRefused as refused:
             raise GiveUp(_refused(refused)) from refused
         except (smtplib.SMTPException, OSError) as failed:
-            if _is_permanent(failed):
+            if is_permanent(failed):
                 raise GiveUp(str(failed)) from failed
             raise TryLater(f"{type(failed).__name__}: {failed}") from failed
 
@@ -66,7 +66,7 @@ def _refused(refused: smtplib.SMTPRecipientsRefused) -> str:
     return "the server refused the address: " + "; ".join(reasons)
 
 
-def _is_permanent(failed: Exception) -> bool:
+def is_permanent(failed: Exception) -> bool:
     """A 5xx answer to the message itself (not the connection) will never succeed."""
     code = getattr(failed, "smtp_code", None)
     return isinstance(failed, smtplib.SMTPDataError) and code is not None and 500 <= code < 600

@@ -1,10 +1,11 @@
 """Serve the site as `make run` does: the ASGI app (uvicorn; the live pages' event streams
-need it) and, beside it, the play worker (bots, timers and next deals move with nobody looking)
-and, when a Telegram bot is set up without a webhook, its poller (notify's telegram_poll).
+need it) and, beside it, the play worker (bots, timers and next deals move with nobody looking),
+the tasks' worker (the accounts' mail) and, when a Telegram bot is set up without a webhook,
+its poller (notify's telegram_poll).
 
     python manage.py serve [--port 8000] [--host 127.0.0.1] [--reload]
 
-Both stop together (Ctrl-C). Production runs them as processes of their own (README).
+All stop together (Ctrl-C). Production runs them as processes of their own (README).
 """
 
 from __future__ import annotations
@@ -35,7 +36,11 @@ class Command(BaseCommand):
         worker = subprocess.Popen(
             [sys.executable, "manage.py", "play_worker"], cwd=settings.BASE_DIR
         )
-        helpers = [worker]
+        tasks = subprocess.Popen(
+            [sys.executable, "manage.py", "tasks_worker", "--no-reload", "--verbosity", "0"],
+            cwd=settings.BASE_DIR,
+        )
+        helpers = [worker, tasks]
         # A bot set up with no webhook hears its people by polling (README "Telegram").
         bot = settings.TELEGRAM_BOT_TOKEN and settings.TELEGRAM_BOT_USERNAME
         if bot and not settings.TELEGRAM_WEBHOOK_SECRET:
