@@ -24,7 +24,8 @@ OUT = Entry.Kind.OUT.value
 @register.simple_tag
 def sheet_rows(sheet, match, can_edit: bool) -> SafeString:
     edit_title = escape(gettext("Edit this round"))
-    gone = f'<td class="cell gone" aria-label="{escape(gettext("out of the match"))}">–</td>'
+    out_of_the_match = escape(gettext("out of the match"))
+    gone = f'<td class="cell gone" aria-label="{out_of_the_match}">–</td>'
     # An event's class and its label after the total, by the stored value.
     events = {
         value: (f" ev-{escape(value)}", f' <span class="event">{escape(label)}</span>')

@@ -85,6 +85,21 @@ def test_the_sheet_shows_events_and_standings(client, alice, match):
     assert "Standings" in page
 
 
+def test_a_seat_out_of_the_match_is_said_so_in_the_readers_language(client, alice):
+    match = make_match(alice, ["alice", "Dan", "Eve"])
+    # Eve goes over 101 in round 1; the two others play round 2 without her.
+    record(
+        match,
+        alice,
+        {"alice": {"points": 10}, "Dan": {"out": "QS"}, "Eve": {"points": 120}},
+        {"alice": {"out": "QH"}, "Dan": {"points": 5}},
+    )
+    page = client.get(match.get_absolute_url(), headers={"Accept-Language": "ru"})
+    assert 'class="cell gone" aria-label="вне игры"' in page.content.decode()
+    page = client.get(match.get_absolute_url(), headers={"Accept-Language": "en"})
+    assert 'class="cell gone" aria-label="out of the match"' in page.content.decode()
+
+
 def test_a_finished_match_shows_the_final_ranking_and_offers_a_rematch(client, alice):
     match = make_match(alice, ["alice", "Dan"], "aaow")
     record(match, alice, {"alice": {"out": "QS"}, "Dan": {"points": 150}})
