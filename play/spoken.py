@@ -10,8 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext
-from django.utils.translation import pgettext_lazy as p_
+from django.utils.translation import ngettext, pgettext, pgettext_lazy
 
 from cards101.rules import parse_card
 from cards101.rules.cards import Card
@@ -20,26 +19,26 @@ from games.labels import SUIT_NAMES, card_name
 # A card as the object of a sentence ("plays the seven of clubs": in Russian the accusative,
 # "кладёт семёрку треф").
 RANKS_IN_A_SENTENCE = {
-    "2": p_("a card in a sentence", "two"),
-    "3": p_("a card in a sentence", "three"),
-    "4": p_("a card in a sentence", "four"),
-    "5": p_("a card in a sentence", "five"),
-    "6": p_("a card in a sentence", "six"),
-    "7": p_("a card in a sentence", "seven"),
-    "8": p_("a card in a sentence", "eight"),
-    "9": p_("a card in a sentence", "nine"),
-    "10": p_("a card in a sentence", "ten"),
-    "J": p_("a card in a sentence", "jack"),
-    "Q": p_("a card in a sentence", "queen"),
-    "K": p_("a card in a sentence", "king"),
-    "A": p_("a card in a sentence", "ace"),
+    "2": pgettext_lazy("a card in a sentence", "two"),
+    "3": pgettext_lazy("a card in a sentence", "three"),
+    "4": pgettext_lazy("a card in a sentence", "four"),
+    "5": pgettext_lazy("a card in a sentence", "five"),
+    "6": pgettext_lazy("a card in a sentence", "six"),
+    "7": pgettext_lazy("a card in a sentence", "seven"),
+    "8": pgettext_lazy("a card in a sentence", "eight"),
+    "9": pgettext_lazy("a card in a sentence", "nine"),
+    "10": pgettext_lazy("a card in a sentence", "ten"),
+    "J": pgettext_lazy("a card in a sentence", "jack"),
+    "Q": pgettext_lazy("a card in a sentence", "queen"),
+    "K": pgettext_lazy("a card in a sentence", "king"),
+    "A": pgettext_lazy("a card in a sentence", "ace"),
 }
 # A suit as a Queen orders it ("orders hearts", "заказывает черви").
 ORDERED_SUITS = {
-    "S": p_("ordered suit", "spades"),
-    "H": p_("ordered suit", "hearts"),
-    "D": p_("ordered suit", "diamonds"),
-    "C": p_("ordered suit", "clubs"),
+    "S": pgettext_lazy("ordered suit", "spades"),
+    "H": pgettext_lazy("ordered suit", "hearts"),
+    "D": pgettext_lazy("ordered suit", "diamonds"),
+    "C": pgettext_lazy("ordered suit", "clubs"),
 }
 
 # What a page names as the board it shows: the round (0-based, as the engine counts) and how
