@@ -8,7 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from cards101.analysis import LABELS
+from cards101.analysis import KINDS, LABELS
 from games.models import Player
 from play.models import PlayTable
 
@@ -23,6 +23,17 @@ class Label(models.TextChoices):
 
 
 assert tuple(Label.values) == LABELS
+
+# The kinds of mistakes (cards101.analysis.KINDS) as the profile and the review name them.
+KIND_NAMES = {
+    "queen_kept": _("Kept a Queen too long"),
+    "queen_spent": _("Spent a Queen that could have taken you out with the bonus"),
+    "short_suit": _("Ordered a suit you were short in"),
+    "no_attack": _("Spared a player about to go out"),
+    "drew": _("Drew where a card could be played"),
+    "other": _("Other mistakes"),
+}
+assert tuple(KIND_NAMES) == KINDS
 
 
 class RoundReview(models.Model):

@@ -21,7 +21,7 @@ from django.utils.timezone import localtime
 from django.utils.translation import gettext_lazy as _
 
 from cards101.analysis import KINDS
-from coach.models import ReviewedDecision
+from coach.models import KIND_NAMES, ReviewedDecision
 from games.labels import preset_label
 from games.models import Player
 from stats import charts
@@ -31,17 +31,6 @@ WEEKLY_FROM = 30
 POINTS = 60  # the latest points drawn
 SITE_CACHE_SECONDS = 10 * 60
 SITE_KEY = "coach:site-accuracy"
-
-# The kinds of mistakes (cards101.analysis.KINDS) as the profile names them.
-KIND_NAMES = {
-    "queen_kept": _("Kept a Queen too long"),
-    "queen_spent": _("Spent a Queen that could have taken you out with the bonus"),
-    "short_suit": _("Ordered a suit you were short in"),
-    "no_attack": _("Spared a player about to go out"),
-    "drew": _("Drew where a card could be played"),
-    "other": _("Other mistakes"),
-}
-assert tuple(KIND_NAMES) == KINDS
 
 
 @dataclass(frozen=True)
@@ -111,10 +100,36 @@ class CoachPanel:
     versus: list[Versus]
     decisions: int
     accuracy: int  # over every reviewed table, not only those the chart draws
+    tables: int
+
+
+@dataclass(frozen=True)
+class Overall:
+    """A player's accuracy as their profile gives it: over their own moves at every reviewed
+    table (a match's review gives that match's alone)."""
+
+    accuracy: int
+    decisions: int
+    tables: int
 
 
 def own_moves(player: Player):
     return ReviewedDecision.objects.filter(player=player, by="")
+
+
+def overall_of(player: Player | None) -> Overall | None:
+    """The player's accuracy as the profile's panel gives it (one query), None when none of
+    their own moves was reviewed."""
+    if player is None:
+        return None
+    found = own_moves(player).aggregate(
+        accuracy=Avg("accuracy"),
+        decisions=Count("pk"),
+        tables=Count("review__table", distinct=True),
+    )
+    if not found["decisions"]:
+        return None
+    return Overall(round(found["accuracy"]), found["decisions"], found["tables"])
 
 
 def panel_of(player: Player) -> CoachPanel | None:
@@ -143,6 +158,7 @@ def panel_of(player: Player) -> CoachPanel | None:
         versus=_versus(tables),
         decisions=decisions,
         accuracy=round(sum(row["accuracy"] * row["decisions"] for row in tables) / decisions),
+        tables=len(tables),
     )
 
 

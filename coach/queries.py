@@ -9,7 +9,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from cards101 import analysis
-from coach.models import Label, ReviewedDecision, RoundReview
+from coach.models import KIND_NAMES, Label, ReviewedDecision, RoundReview
+from play import queries as play_queries
 from play.board import MoveShown
 from play.models import PlaySeat, PlayTable
 
@@ -17,11 +18,11 @@ from play.models import PlaySeat, PlayTable
 # alone (its word is written too) and never by colour alone.
 MARKS = {"best": "✓", "inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 # PlayMove.by of the stand-in that moves for a person away or gone: not the seat's own choice.
-STAND_INS = ("timer", "left")
+STAND_INS = play_queries.STAND_INS
 # A seat's costliest decisions shown in a match's review.
 COSTLIEST = 3
 
-FIELDS = ("review_id", "index", "seat", "by", "played", "best", "loss", "label")
+FIELDS = ("review_id", "index", "seat", "by", "played", "best", "loss", "label", "kind")
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,13 @@ class DecisionShown:
     best: MoveShown
     loss: float
     label: str
+    kind: str = ""  # the kind of mistake (cards101.analysis.kind_of), "" for a best move
+
+    @property
+    def kind_name(self) -> str:
+        """What kind of mistake it was, as the profile names it; "" for a best move, or one
+        of no kind the coach can name."""
+        return "" if self.kind in ("", "other") else str(KIND_NAMES.get(self.kind, ""))
 
     @property
     def number(self) -> int:
@@ -79,6 +87,7 @@ def _shown(row: ReviewedDecision, round_index: int, names: dict[int, str]) -> De
         best=MoveShown.of(row.best),
         loss=row.loss,
         label=row.label,
+        kind=row.kind,
     )
 
 
@@ -233,7 +242,7 @@ def round_end(table: PlayTable, round_index: int, seats: Sequence[PlaySeat], vie
         return RoundEnd(review, mine, None, None)
     rows = ReviewedDecision.objects.filter(
         review__table=table, seat=mine.position, review__round__lte=round_index
-    ).only("review_id", "loss", "by", "index", "seat", "played", "best", "label")
+    ).only(*FIELDS)
     names = names_of(seats)
     shown = [(row.review_id, _shown(row, 0, names)) for row in rows]
     done = review.status == RoundReview.Status.DONE

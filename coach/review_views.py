@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_safe
 
-from coach import queries
+from coach import profile, queries
 from play.models import PlaySeat, PlayTable
 
 # While the round's review waits, the panel after its board asks again this often.
@@ -30,7 +30,15 @@ def table_review(request: HttpRequest, pk: int) -> HttpResponse:
     finished rounds' hands were shown to the table: nothing hidden is in it)."""
     table, seats = _table(pk)
     review = queries.match_review(table, seats, request.user)
-    context = {"table": table, "review": review, "numbers": [r.round + 1 for r in review.rounds]}
+    mine = next((part for part in review.seats if part.mine), None)
+    context = {
+        "table": table,
+        "review": review,
+        "numbers": [r.round + 1 for r in review.rounds],
+        # The viewer's accuracy as their profile gives it, beside this match's alone.
+        "overall": profile.overall_of(mine.seat.player) if mine else None,
+        "mine": mine,
+    }
     return render(request, "coach/table_review.html", context)
 
 

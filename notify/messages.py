@@ -10,11 +10,13 @@ from django.urls import reverse
 from django.utils.formats import date_format
 from django.utils.timezone import localtime
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
+from cards101.rules import parse_card
 from games.labels import started
 from notify.links import absolute
 from notify.models import Kind, Notification
+from play.spoken import ORDERED_SUITS, card_in_a_sentence
 
 
 @dataclass(frozen=True)
@@ -31,6 +33,22 @@ def _table_name(payload: dict) -> str:
         moment = datetime.datetime.fromisoformat(payload["started"])
         return _("Table of %(started)s") % {"started": started(moment)}
     return _("New table")
+
+
+def _move_made(move: dict) -> str:
+    """What the site did for a person, in words ("it played the eight of hearts")."""
+    if move["kind"] == "draw":
+        return pgettext("the site's move for someone", "it drew a card")
+    if move["kind"] != "play":
+        return pgettext("the site's move for someone", "it passed")
+    words = {"card": card_in_a_sentence(parse_card(move["card"]))}
+    if move.get("suit"):
+        words["suit"] = ORDERED_SUITS[move["suit"]]
+        return (
+            pgettext("the site's move for someone", "it played %(card)s and ordered %(suit)s")
+            % words
+        )
+    return pgettext("the site's move for someone", "it played %(card)s") % words
 
 
 def _to_confirm(payload: dict, path: str) -> Message:
@@ -130,6 +148,12 @@ def render(notification: Notification) -> Message:
             _("%(account)s asks to be %(guest)s.") % words,
             path,
         )
+    if kind == Kind.REMINDER and what == "stand_in":
+        words = {"table": _table_name(payload), "move": _move_made(payload["move"])}
+        text = _("Your time for a move at %(table)s ran out, so the site moved for you: %(move)s.")
+        if payload.get("away"):
+            text += " " + _("It moves for you until you come back to the table.")
+        return Message(_("The site moved for you: %(table)s") % words, text % words, path)
     if kind == Kind.REMINDER and what == "deadline":
         deadline = localtime(datetime.datetime.fromisoformat(payload["deadline"]))
         words = {"table": _table_name(payload), "deadline": date_format(deadline, "j E, H:i")}

@@ -19,7 +19,7 @@ from games.models import Seat
 from games.signals import round_waits_confirmation
 from notify import delivery, services
 from notify.models import Kind
-from play.signals import move_time_running_out, worker_pass
+from play.signals import move_time_running_out, moved_for_person, worker_pass
 from tournaments.models import Table
 from tournaments.signals import round_clock_started, round_seated
 
@@ -48,6 +48,23 @@ def deadline_near(sender, *, table, user, deadline: datetime.datetime, **kwargs)
     if user is not None:
         services.remind_move_deadline(
             user=user, table_id=table.pk, name=str(table), deadline=deadline
+        )
+
+
+@receiver(moved_for_person)
+def site_moved(sender, *, table, user, move, number: int, away: bool, **kwargs) -> None:
+    """The site moved for a person whose time ran out at a correspondence table, where they
+    are not looking: told what it played (written in the transaction of the move). At a live
+    table they are at the board, whose log says it."""
+    if user is not None and table.by_correspondence:
+        services.tell_moved_for(
+            user=user,
+            table_id=table.pk,
+            name=table.name,
+            started=table.created_at,
+            number=number,
+            move=move,
+            away=away,
         )
 
 

@@ -9,8 +9,10 @@ import datetime
 import logging
 
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 from django.utils import timezone
 
+from cards101.engine import Move
 from notify import preferences, queries
 from notify.channels import CHANNELS
 from notify.models import Delivery, Kind, Notification, Settings
@@ -161,5 +163,33 @@ def remind_move_deadline(*, user, table_id: int, name: str, deadline: datetime.d
             "name": name,
             "deadline": deadline.isoformat(),
             "path": f"/play/{table_id}/",
+        },
+    )
+
+
+def tell_moved_for(
+    *,
+    user,
+    table_id: int,
+    name: str,
+    started: datetime.datetime,
+    number: int,
+    move: Move,
+    away: bool,
+) -> Notification | None:
+    """The site made move `number` at table `table_id` for `user`, whose time ran out (`away`:
+    it goes on moving for them until they come back). Once per move."""
+    return tell(
+        user=user,
+        kind=Kind.REMINDER,
+        key=f"stand_in:{table_id}:{number}",
+        payload={
+            "what": "stand_in",
+            "table": table_id,
+            "name": name,
+            "started": started.isoformat(),
+            "move": move.to_json(),
+            "away": away,
+            "path": reverse("play:table", args=[table_id]),
         },
     )

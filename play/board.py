@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -184,9 +184,12 @@ def board(
     seats: Sequence[PlaySeat],
     mine: PlaySeat | None,
     since: tuple[int, int] | None = None,
+    stand_ins: Iterable[tuple[int, int, int]] = (),
 ) -> Board:
     """The board from the engine's view of `mine`'s seat (a spectator's view when None);
-    `since`, the board the page showed before (spoken.parse_seen), for what to announce."""
+    `since`, the board the page showed before (spoken.parse_seen), for what to announce;
+    `stand_ins`, the moves of the round the site made for a person (queries.stand_ins), which
+    its log says."""
     legal = view.get("legal", [])
     plays: dict[str, list[str]] = {}
     for move in legal:
@@ -205,6 +208,8 @@ def board(
     names = {seat.position: str(seat) for seat in seats}
     position = mine.position if mine is not None else None
     ordered = view.get("ordered_suit")
+    log = view.get("log", [])
+    site = spoken.by_site(log, stand_ins)
     return Board(
         round=view["round"] + 1,
         stock=view["stock"],
@@ -240,12 +245,15 @@ def board(
             for seat in seats
         ),
         log=tuple(
-            Line(describe(event, names), spoken.say(event, names, position))
-            for event in view.get("log", [])
+            Line(
+                describe(event, names, index in site),
+                spoken.say(event, names, position, index in site),
+            )
+            for index, event in enumerate(log)
         )[::-1],
         fast_forward=fast_forward_offered(view, seats, mine),
         seen=spoken.seen(view),
-        news=spoken.news(view, names, position, since),
+        news=spoken.news(view, names, position, since, site),
     )
 
 
@@ -312,8 +320,11 @@ def _events(view: dict[str, Any]) -> dict[int, str]:
     return {position: kind for position, kind in view.get("events", [])}
 
 
-def describe(event: dict[str, Any], names: dict[int, str]) -> str:
-    """One event of the round in words."""
+def describe(event: dict[str, Any], names: dict[int, str], site: bool = False) -> str:
+    """One event of the round in words; `site`: the site made it for the seat's person (the
+    stand-in)."""
+    if site:
+        return spoken.made_by_site(describe(event, names))
     name = names.get(event.get("seat"), "")
     match event.get("kind"):
         case "play":

@@ -61,6 +61,10 @@ class PlayTable(models.Model):
     # When the worker reminds the person to move at a correspondence table that their time is
     # running out (once a move: cleared when sent, set again at the next move).
     remind_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # The moves of the round in play the site made for a person (the stand-in's), each as
+    # [seat, start, end]: the events [start, end) of the round's log it made, which the board
+    # says were the site's. Emptied at each deal.
+    site_moves = models.JSONField(default=list, blank=True)
     match = models.OneToOneField(
         Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="play_table"
     )

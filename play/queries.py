@@ -23,6 +23,8 @@ from play.models import CORRESPONDENCE_SECONDS, PlaySeat, PlayTable, Vacation
 
 # The tables a lobby lists of each kind: a person sits at a handful at once.
 LOBBY_TABLES = 20
+# PlayMove.by of the stand-in that moves for a person whose time ran out, or who left.
+STAND_INS = ("timer", "left")
 # A spectator's board is kept for its version: every watcher of a table fetches the same one
 # after each move. A newer version is another key, so this only bounds what is kept.
 WATCHED_BOARD_SECONDS = 120
@@ -119,18 +121,32 @@ def replay_view(game: Game) -> dict:
 def replay(table: PlayTable, round_index: int, step: int) -> tuple[Game, int]:
     """The game as it stood after `step` moves of round `round_index` (0-based), rebuilt
     from the seed and the kept moves; returns it with the number of moves in that round."""
+    game, count, _ = replay_said(table, round_index, step)
+    return game, count
+
+
+def replay_said(
+    table: PlayTable, round_index: int, step: int
+) -> tuple[Game, int, list[tuple[int, int, int]]]:
+    """`replay`, with the moves of that round the site made for a person (the stand-in's)
+    before the position, as PlayTable.site_moves keeps those of the round in play."""
     game = Game.new(table.variant, players=table.seat_count, seed=table.seed)
     moves = list(table.moves.filter(round__lte=round_index).order_by("number"))
     in_round = [m for m in moves if m.round == round_index]
+    site = []
     for kept in moves:
         if kept.round == round_index and in_round.index(kept) >= step:
             break
         while game.view(kept.seat)["round"] < kept.round:
             game.next_round()
+        by_site = kept.round == round_index and kept.by in STAND_INS
+        start = len(game.view(kept.seat)["log"]) if by_site else 0
         game.play(Move.from_json(kept.move))
+        if by_site:
+            site.append((kept.seat, start, len(game.view(kept.seat)["log"])))
     while game.view(0)["round"] < round_index and game.round_over and not game.match_over:
         game.next_round()
-    return game, len(in_round)
+    return game, len(in_round), site
 
 
 def ranking(table: PlayTable) -> list[Seat]:

@@ -359,18 +359,35 @@ def _server_move(at: AtTable) -> None:
     bot's, or the stand-in's for a person whose timer ran out, who is away or who left."""
     table, game = at.table, at.game
     seat = at.seat_at(game.to_move)
+    # The person's time ran out now (not someone away already, nor someone who left): told.
+    ran_out = False
     if seat.bot:
         name, by = seat.bot, seat.bot
     else:
         name, by = STAND_IN, "left" if seat.has_left else "timer"
         if not seat.is_away:
+            ran_out = True
             seat.timeouts += 1
             seat.save(update_fields=["timeouts"])
     view = game.view(seat.position)
     bot = make_bot(name, seed=table.pk * 1_000_003 + table.version)
     move = bot.choose(view, game.legal_moves())
     game.play(move)
-    _record_move(at, seat.position, move, by=by)
+    if seat.bot:
+        _record_move(at, seat.position, move, by=by)
+        return
+    log = (len(view["log"]), len(game.view(seat.position)["log"]))
+    _record_move(at, seat.position, move, by=by, log=log)
+    if ran_out:
+        signals.moved_for_person.send(
+            sender=PlayTable,
+            table=table,
+            seat=seat,
+            user=seat.user,
+            move=move,
+            number=table.moves_made,
+            away=seat.is_away,
+        )
 
 
 def _start_if_full(at: AtTable) -> None:
@@ -414,8 +431,11 @@ def _players(seats: list[PlaySeat]) -> list[Player]:
     return players
 
 
-def _record_move(at: AtTable, position: int, move: Move, *, by: str) -> None:
-    """Keep the move just made in `at.game` and save the table with it."""
+def _record_move(
+    at: AtTable, position: int, move: Move, *, by: str, log: tuple[int, int] | None = None
+) -> None:
+    """Keep the move just made in `at.game` and save the table with it; `log`, the events of
+    the round's log it made (kept for the stand-in's)."""
     table, game = at.table, at.game
     table.moves_made += 1
     table.moves.create(
@@ -425,6 +445,8 @@ def _record_move(at: AtTable, position: int, move: Move, *, by: str) -> None:
         move=move.to_json(),
         by=by,
     )
+    if log is not None:
+        table.site_moves = [*table.site_moves, [position, *log]]
     if game.round_over:
         services.store_played_round(match=table.match, outcomes=game.round_outcomes, cut=game.cut)
         signals.round_finished.send(sender=PlayTable, table=table, round=game.round)
@@ -432,7 +454,7 @@ def _record_move(at: AtTable, position: int, move: Move, *, by: str) -> None:
             table.status = PlayTable.Status.FINISHED
     table.state = game.to_json()
     _set_clock(at)
-    _save(table, "state", "status", "moves_made", *CLOCK_FIELDS)
+    _save(table, "state", "status", "moves_made", "site_moves", *CLOCK_FIELDS)
 
 
 def _deal_next(at: AtTable) -> None:
@@ -441,8 +463,9 @@ def _deal_next(at: AtTable) -> None:
     except IllegalMove as error:
         raise TableError(rules_message(error)) from None
     at.table.state = at.game.to_json()
+    at.table.site_moves = []
     _set_clock(at)
-    _save(at.table, "state", *CLOCK_FIELDS)
+    _save(at.table, "state", "site_moves", *CLOCK_FIELDS)
 
 
 # What the clock of the next move sets (`_set_clock`), saved with every move.

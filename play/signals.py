@@ -1,6 +1,7 @@
-"""What played tables tell the apps above (a correspondence move's time running out, a round
-finished, the worker's pass), what they ask them for their pages (panels beside a replay and
-a round's end), and what they answer the games app (which of them show a player's name)."""
+"""What played tables tell the apps above (a correspondence move's time running out, a move
+the site made for a person, a round finished, the worker's pass), what they ask them for their
+pages (panels beside a replay and a round's end), and what they answer the games app (which
+of them show a player's name)."""
 
 from django.dispatch import Signal, receiver
 
@@ -13,6 +14,13 @@ at a correspondence table runs low (play.correspondence.remind_at), inside the t
 that marks it sent: `table` (PlayTable), `seat` (PlaySeat), `user` and `deadline` (an aware
 datetime, when the stand-in plays for them). A receiver writes what it sends in that
 transaction; raising undoes the mark, and the worker tries again."""
+
+moved_for_person = Signal()
+"""Sent when the stand-in made a move for a person whose time for it ran out (not for someone
+away already, nor for someone who resigned and left), inside the transaction that keeps the
+move: `table` (PlayTable), `seat` (PlaySeat), `user`, `move` (cards101.engine.Move), `number`
+(the move's PlayMove.number) and `away` (the seat is now played by the stand-in until its
+person comes back). A receiver writes what it sends in that transaction."""
 
 round_finished = Signal()
 """Sent when a round of a played table ends, inside the transaction that keeps its last move

@@ -144,7 +144,13 @@ def _render_board(request: HttpRequest, at: AtTable, error: str = "") -> HttpRes
     }
     if at.game is not None:
         # What the board shows this seat: only what `queries.view_of` lets it see.
-        shown = board(queries.view_of(at.game, mine), seats, mine, queries.board_seen(request))
+        shown = board(
+            queries.view_of(at.game, mine),
+            seats,
+            mine,
+            queries.board_seen(request),
+            stand_ins=table.site_moves,
+        )
         context["board"] = shown
         context["clock"] = clock(table, shown, timezone.now())
         for position, vacation in queries.on_vacation(table, seats).items():
@@ -310,7 +316,7 @@ def replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         step = 0
     seats = list(table.seats.select_related("user__player", "player"))
     mine = queries.seat_of(seats, request.user)
-    game, count = queries.replay(table, number - 1, step)
+    game, count, site = queries.replay_said(table, number - 1, step)
     step = min(step, count)
     return render(
         request,
@@ -322,7 +328,7 @@ def replay(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             "count": count,
             "previous": step - 1 if step > 0 else None,
             "next": step + 1 if step < count else None,
-            "board": board(queries.replay_view(game), seats, mine),
+            "board": board(queries.replay_view(game), seats, mine, stand_ins=site),
             "panels": signals.panels(
                 signals.replay_panels,
                 table=table,

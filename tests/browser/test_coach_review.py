@@ -54,7 +54,9 @@ def test_a_player_reads_their_accuracy_the_matchs_review_and_the_marked_replay(
         said = page.locator(".coach-round-end")
         expect(said).to_contain_text(
             re.compile(
-                re.escape(t("Your accuracy in this match: %(accuracy)s", accuracy="")) + r"\d+"
+                re.escape(t("Your accuracy in this match: %(accuracy)s%%")).replace(
+                    re.escape("%(accuracy)s"), r"\d+"
+                )
             ),
             timeout=60_000,
         )
@@ -62,7 +64,9 @@ def test_a_player_reads_their_accuracy_the_matchs_review_and_the_marked_replay(
         expect(page.get_by_role("heading", name=t("The coach's review"), level=1)).to_be_visible()
         accuracy = page.locator("table.coach-accuracy tr.mine")
         expect(accuracy).to_contain_text(t("you"))
-        expect(accuracy.locator("td strong")).to_have_text(re.compile(r"^\d+$"))
+        expect(accuracy.locator("td strong")).to_have_text(re.compile(r"^\d+%$"))
+        # The same games on her profile: the review says what each figure counts.
+        expect(page.locator(".coach-overall")).to_contain_text(re.compile(r"\d+%"))
 
         # Her costliest decision, in the replay at the position before it.
         costliest = page.locator("ol.coach-costliest").first.get_by_role("link").first

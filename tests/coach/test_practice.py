@@ -57,6 +57,28 @@ def test_the_list_shows_my_costliest_mistakes_first(client, alice, mistakes):
     )
 
 
+@pytest.mark.parametrize(
+    ("loss", "label", "said"),
+    [
+        (89.0, "blunder", "грубая ошибка стоила около 89 очков"),
+        (21.0, "blunder", "грубая ошибка стоила около 21 очка"),
+        (7.0, "mistake", "ошибка стоила около 7 очков"),
+        (3.0, "inaccuracy", "неточность стоила около 3 очков"),
+    ],
+)
+def test_the_list_says_in_russian_what_each_mistake_cost_in_agreement(
+    client, alice, mistakes, loss, label, said
+):
+    first, _ = mistakes
+    ReviewedDecision.objects.filter(pk=first.pk).update(loss=loss, label=label)
+    client.force_login(alice)
+    body = client.get(reverse("coach:practice"), headers={"Accept-Language": "ru"})
+    # As a person reads the row: the badge, then what it cost.
+    text = " ".join(re.sub(r"<[^>]+>", " ", body.content.decode()).split())
+    assert said in text
+    assert "стоил около" not in text
+
+
 def test_a_solved_position_goes_after_the_unsolved_ones(client, alice, mistakes):
     first, second = mistakes
     practice.try_move(user=alice, decision=first, move=best_move(first))

@@ -5,6 +5,8 @@ their costliest decisions, linked to the replay; after a round's board, the view
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -100,7 +102,7 @@ def test_the_match_review_gives_each_seats_accuracy_and_their_costliest_decision
     client.force_login(alice)
     page = client.get(reverse("coach:table_review", args=[table.pk]), headers=EN).content.decode()
     mine = [row.loss for row in rows if row.seat == 0]
-    assert f"<strong>{round(analysis.accuracy(mine))}</strong>" in page
+    assert f"<strong>{round(analysis.accuracy(mine))}%</strong>" in page
     assert "(you)" in page
     # Alice's part comes first, her costliest decision linked to its step.
     worst = max((row for row in rows if row.seat == 0), key=lambda row: row.loss)
@@ -122,7 +124,7 @@ def test_a_stand_ins_moves_do_not_count_in_a_persons_accuracy(client, alice):
     own = mine.exclude(label="best").first() or mine.first()
     mine.exclude(pk=own.pk).update(by="timer")
     page = client.get(reverse("coach:table_review", args=[table.pk]), headers=EN).content.decode()
-    assert f"<strong>{round(analysis.accuracy([own.loss]))}</strong>" in page
+    assert f"<strong>{round(analysis.accuracy([own.loss]))}%</strong>" in page
 
 
 def test_the_match_review_says_when_rounds_still_wait(client, alice):
@@ -150,7 +152,7 @@ def test_after_a_rounds_board_the_person_sees_their_accuracy_once_the_coach_is_d
         "loss", flat=True
     )
     panel = client.get(slot, headers=EN).content.decode()
-    assert f"Your accuracy this round: {round(analysis.accuracy(list(losses)))}" in panel
+    assert f"Your accuracy this round: {round(analysis.accuracy(list(losses)))}%" in panel
     assert reverse("coach:table_review", args=[table.pk]) in panel
     assert "hx-trigger" not in panel
     # The coach's own address answers the same while it polls.
@@ -160,3 +162,125 @@ def test_after_a_rounds_board_the_person_sees_their_accuracy_once_the_coach_is_d
     client.force_login(carol)
     panel = client.get(slot, headers=RU).content.decode()
     assert "Точность" not in panel and reverse("coach:table_review", args=[table.pk]) in panel
+
+
+def costliest_of(page: str) -> str:
+    return re.search(r'<ol class="coach-costliest">.*?</ol>', page, re.S)[0]
+
+
+@pytest.mark.parametrize(
+    ("headers", "kind"),
+    [(EN, "Kept a Queen too long."), (RU, "Дама придержана слишком долго.")],
+)
+def test_the_match_review_says_what_kind_of_mistake_each_costly_move_was(
+    client, alice, headers, kind
+):
+    worst = mistakes_of(alice, count=1)[0]
+    ReviewedDecision.objects.filter(pk=worst.pk).update(kind="queen_kept")
+    table = worst.review.table
+    page = client.get(reverse("coach:table_review", args=[table.pk]), headers=headers)
+    costliest = costliest_of(page.content.decode())
+    step = f"?step={worst.index}"
+    row = next(item for item in costliest.split("<li") if step in item)
+    assert f'<strong class="coach-kind">{kind}</strong>' in row
+    # A mistake of no kind the coach can name is not given one.
+    ReviewedDecision.objects.filter(pk=worst.pk).update(kind="other")
+    page = client.get(reverse("coach:table_review", args=[table.pk]), headers=headers)
+    assert "coach-kind" not in costliest_of(page.content.decode())
+
+
+@pytest.mark.parametrize(
+    ("headers", "kind", "better"),
+    [
+        (EN, "Drew where a card could be played.", "Better:"),
+        (RU, "Взята карта, хотя можно было сыграть.", "Лучше:"),
+    ],
+)
+def test_at_a_costly_move_the_replay_says_what_kind_of_mistake_it_was(
+    client, alice, headers, kind, better
+):
+    worst = mistakes_of(alice, count=1)[0]
+    ReviewedDecision.objects.filter(pk=worst.pk).update(kind="drew")
+    page = replay(client, worst.review.table, worst.index, headers, worst.review.round + 1)
+    current = re.search(r'<div class="coach-current.*?</div>', page, re.S)[0]
+    assert f'<strong class="coach-kind">{kind}</strong> {better}' in current
+
+
+@pytest.mark.parametrize(
+    ("headers", "open_hands", "judged"),
+    [
+        (
+            EN,
+            "The round is over, so every hand is open, at every step.",
+            "Each move is judged by what its player could see just before it",
+        ),
+        (
+            RU,
+            "Раунд окончен, поэтому все руки открыты — на каждом шаге.",
+            "Каждый ход оценён по тому, что его игрок видел перед ним",
+        ),
+    ],
+)
+def test_the_replay_says_every_hand_is_open_and_the_coach_judged_by_what_was_seen(
+    client, alice, headers, open_hands, judged
+):
+    table = reviewed(alice)
+    page = replay(client, table, 0, headers)
+    assert open_hands in page and judged in page
+    assert "такой, какой её видел игрок" not in page
+
+
+def percent(pattern: str, page: str) -> int:
+    return int(re.search(pattern, page)[1])
+
+
+@pytest.mark.parametrize("headers", [EN, RU])
+def test_the_review_gives_the_profiles_figure_beside_the_matchs_and_says_what_each_counts(
+    client, alice, headers
+):
+    first = reviewed(alice)
+    reviewed(alice, seed=5)
+    client.force_login(alice)
+    page = client.get(reverse("coach:table_review", args=[first.pk]), headers=headers)
+    page = page.content.decode()
+    match = percent(r'<tr class="mine">.*?<strong>(\d+)%</strong>', page)
+    mine = ReviewedDecision.objects.filter(review__table=first, seat=0, by="")
+    assert match == round(analysis.accuracy([d.loss for d in mine]))
+    overall = re.search(r'<p class="coach-overall">(.*?)</p>', page, re.S)[1]
+    everything = ReviewedDecision.objects.filter(player__user=alice, by="")
+    figure = round(analysis.accuracy([d.loss for d in everything]))
+    # The same figure as the profile's, for two tables, with the way to the profile.
+    profile_page = client.get(
+        reverse("stats:profile", args=[alice.player.pk]), headers=headers
+    ).content.decode()
+    if headers is EN:
+        assert f"as your profile gives it: {figure}% (2 tables)." in overall
+        assert "This match alone: the mean over each player's own decisions in it" in page
+        assert "accuracy is 100% when every move was the best one" in page
+        assert f"Accuracy {figure}% over {everything.count()} reviewed decisions" in profile_page
+        assert "That is the mean over 2 reviewed tables; a match's review gives" in profile_page
+    else:
+        assert f"как в профиле: {figure}% (2 стола)." in overall
+        assert "Только эта партия: среднее по собственным решениям каждого игрока" in page
+        assert "точность равна 100%, когда каждый ход лучший" in page
+        assert f"Точность {figure}% по {everything.count()} разобранным" in profile_page
+        assert "Это среднее по 2 разобранным столам; в разборе партии" in profile_page
+    assert f'href="{reverse("stats:profile", args=[alice.player.pk])}"' in overall
+
+
+def test_a_spectator_of_the_review_is_given_no_figure_of_their_own(client, alice, carol):
+    table = reviewed(alice)
+    client.force_login(carol)
+    page = client.get(reverse("coach:table_review", args=[table.pk]), headers=EN)
+    assert "coach-overall" not in page.content.decode()
+
+
+def test_in_russian_the_move_played_is_said_without_a_gender_the_name_may_not_have(client, alice):
+    worst = mistakes_of(alice, count=1)[0]
+    table = worst.review.table
+    page = replay(client, table, worst.index, RU, worst.review.round + 1)
+    current = re.search(r'<div class="coach-current.*?</div>', page, re.S)[0]
+    assert '<span class="pname">alice</span>: сыграно' in current
+    review = client.get(reverse("coach:table_review", args=[table.pk]), headers=RU)
+    assert "</a>: сыграно" in costliest_of(review.content.decode())
+    assert "сыграл" not in page + review.content.decode()
