@@ -25,7 +25,12 @@ def test_the_compiled_catalogue_matches_the_translations():
     with open(LOCALE / "django.mo", "rb") as compiled:
         translations = gettext.GNUTranslations(compiled)
     for entry in catalogue.translated_entries():
-        if entry.msgid_plural:
+        if entry.msgid_plural and entry.msgctxt:
+            assert (
+                translations.npgettext(entry.msgctxt, entry.msgid, entry.msgid_plural, 5)
+                == entry.msgstr_plural[2]
+            )
+        elif entry.msgid_plural:
             assert (
                 translations.ngettext(entry.msgid, entry.msgid_plural, 5) == entry.msgstr_plural[2]
             )
