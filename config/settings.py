@@ -137,6 +137,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "games.visibility.AudienceMiddleware",
+    # Times in the reader's zone: the account's, else the browser's (notify.time_zones).
+    "notify.time_zones.ReaderTimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",

@@ -139,8 +139,9 @@ def _send(group: list[Delivery], now: datetime.datetime) -> int:
             raise GiveUp(f"no channel {first.channel!r} on this server")
         if not user.is_active or not channel.linked(user):
             raise GiveUp("the channel is no longer linked")
-        language = preferences.language_of(preferences.settings_of(user))
-        with translation.override(language):
+        prefs = preferences.settings_of(user)
+        language = preferences.language_of(prefs)
+        with translation.override(language), timezone.override(preferences.zone_of(prefs)):
             message = messages.render_group(notifications)
             channel.send(
                 first.notification,

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import zoneinfo
-
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from notify import preferences
+from notify import preferences, time_zones
 from notify.models import Channel, Settings
 
 
@@ -26,7 +24,7 @@ class SettingsForm(forms.Form):
         required=False,
         widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
     )
-    time_zone = forms.CharField(label=_("Time zone"), required=False, max_length=64)
+    time_zone = forms.ChoiceField(label=_("Time zone"), required=False, choices=time_zones.choices)
 
     def __init__(self, *args, prefs: Settings, **kwargs) -> None:
         initial = {
@@ -43,15 +41,6 @@ class SettingsForm(forms.Form):
                 self.fields[switch_name(kind, channel.value)] = forms.BooleanField(
                     required=False, label=f"{kind.label}: {channel.label}"
                 )
-
-    def clean_time_zone(self) -> str:
-        zone = self.cleaned_data["time_zone"].strip()
-        if zone and zone not in zoneinfo.available_timezones():
-            raise forms.ValidationError(
-                _("“%(zone)s” is not a time zone; write it as Europe/Moscow."),
-                params={"zone": zone},
-            )
-        return zone
 
     def clean(self):
         data = super().clean()

@@ -17,7 +17,7 @@ from claims.queries import deciders
 from claims.signals import claim_decided, claim_opened
 from games.models import Seat
 from games.signals import round_waits_confirmation
-from notify import delivery, services
+from notify import delivery, preferences, services, time_zones
 from notify.models import Kind
 from play.signals import move_time_running_out, moved_for_person, worker_pass
 from tournaments.models import Table
@@ -199,3 +199,10 @@ def language_at_login(sender, *, request, user, **kwargs) -> None:
     language = getattr(request, "LANGUAGE_CODE", None) or translation.get_language()
     if language:
         services.remember_language(user=user, language=language)
+
+
+@receiver(user_logged_in)
+def time_zone_at_login(sender, *, request, user, **kwargs) -> None:
+    """The pages of this session show times in the zone the person chose (notify.time_zones)."""
+    if request is not None and hasattr(request, "session"):
+        time_zones.remember(request, preferences.settings_of(user).time_zone)

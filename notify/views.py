@@ -16,7 +16,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
 from core.limits import limit
-from notify import preferences, queries, services, tokens
+from notify import preferences, queries, services, time_zones, tokens
 from notify.channels import CHANNELS
 from notify.forms import SettingsForm
 from notify.messages import render as render_message
@@ -46,6 +46,7 @@ def settings_page(request: HttpRequest) -> HttpResponse:
                 quiet_until=form.cleaned_data["quiet_until"],
                 time_zone=form.cleaned_data["time_zone"],
             )
+            time_zones.remember(request, form.cleaned_data["time_zone"])
             messages.success(request, _("Your notification settings are saved."))
             return redirect("notify:settings")
     else:

@@ -209,3 +209,23 @@ document.addEventListener("htmx:beforeSwap", (event) => {
     if (xhr && xhr.status >= 200 && xhr.status < 300) forget();
   });
 })();
+
+// The browser's time zone, for pages to show times in it when the account has chosen none
+// (notify/time_zones.py reads the `tz` cookie).
+(function () {
+  "use strict";
+  let zone = "";
+  try {
+    zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
+  } catch (error) {
+    return;
+  }
+  // An IANA name ("Europe/Samara") needs no escaping in a cookie; anything else is not sent.
+  if (!/^[A-Za-z0-9_+\-/]+$/.test(zone)) {
+    return;
+  }
+  const current = document.cookie.split("; ").find((pair) => pair.startsWith("tz="));
+  if (current !== "tz=" + zone) {
+    document.cookie = "tz=" + zone + "; path=/; max-age=31536000; samesite=lax";
+  }
+})();

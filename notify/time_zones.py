@@ -1,0 +1,120 @@
+"""Whose clock a page shows: the reader's time zone (the account's, else the browser's, else the
+site's), and the list people pick theirs from.
+
+The account's zone is kept in the session (set at login and when the Notifications page is
+saved), so that no page asks the database for it; the browser's comes in the `tz` cookie that
+static/js/site.js sets from `Intl.DateTimeFormat().resolvedOptions().timeZone`."""
+
+from __future__ import annotations
+
+import datetime
+import functools
+import zoneinfo
+
+from django.conf import settings
+from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+SESSION_KEY = "time_zone"
+COOKIE = "tz"
+
+# The zones most of our players live in, by their usual Russian names: the top of the list,
+# so that typing «Самара» in it finds Europe/Samara.
+NAMED = {
+    "Europe/Kaliningrad": _("Kaliningrad"),
+    "Europe/Moscow": _("Moscow"),
+    "Europe/Volgograd": _("Volgograd"),
+    "Europe/Samara": _("Samara"),
+    "Europe/Saratov": _("Saratov"),
+    "Europe/Ulyanovsk": _("Ulyanovsk"),
+    "Europe/Astrakhan": _("Astrakhan"),
+    "Asia/Yekaterinburg": _("Yekaterinburg"),
+    "Asia/Omsk": _("Omsk"),
+    "Asia/Novosibirsk": _("Novosibirsk"),
+    "Asia/Krasnoyarsk": _("Krasnoyarsk"),
+    "Asia/Irkutsk": _("Irkutsk"),
+    "Asia/Yakutsk": _("Yakutsk"),
+    "Asia/Vladivostok": _("Vladivostok"),
+    "Asia/Magadan": _("Magadan"),
+    "Asia/Kamchatka": _("Kamchatka"),
+    "Europe/Minsk": _("Minsk"),
+    "Europe/Kyiv": _("Kyiv"),
+    "Asia/Almaty": _("Almaty"),
+    "Asia/Tashkent": _("Tashkent"),
+    "Asia/Tbilisi": _("Tbilisi"),
+    "Asia/Yerevan": _("Yerevan"),
+    "Asia/Baku": _("Baku"),
+    "Europe/Berlin": _("Berlin"),
+    "Europe/London": _("London"),
+    "UTC": _("UTC"),
+}
+
+
+def is_zone(name: str) -> bool:
+    return name in _available()
+
+
+@functools.cache
+def _available() -> frozenset[str]:
+    return frozenset(zoneinfo.available_timezones())
+
+
+def _offset(name: str) -> str:
+    delta = datetime.datetime.now(zoneinfo.ZoneInfo(name)).utcoffset() or datetime.timedelta()
+    minutes = int(delta.total_seconds() // 60)
+    sign = "+" if minutes >= 0 else "−"
+    hours, rest = divmod(abs(minutes), 60)
+    return f"UTC{sign}{hours}" + (f":{rest:02d}" if rest else "")
+
+
+def choices() -> list:
+    """The picker's choices: "the browser's or the site's" first, then the named zones by their
+    offset, then every other zone by its IANA name."""
+    named = sorted(
+        (name for name in NAMED if is_zone(name)),
+        key=lambda name: datetime.datetime.now(zoneinfo.ZoneInfo(name)).utcoffset(),
+    )
+    others = sorted(_available() - set(NAMED) - {"localtime", "Factory"})
+    return [
+        ("", gettext("This browser's (else the site's, %(zone)s)") % {"zone": settings.TIME_ZONE}),
+        (
+            gettext("Russia and nearby"),
+            [(name, f"{NAMED[name]} ({_offset(name)})") for name in named],
+        ),
+        (gettext("Every time zone"), [(name, name.replace("_", " ")) for name in others]),
+    ]
+
+
+def reader_zone(request) -> zoneinfo.ZoneInfo | None:
+    """The zone this request's reader reads times in, or None for the site's."""
+    session = getattr(request, "session", None)
+    for name in (
+        session.get(SESSION_KEY) if session is not None else None,
+        request.COOKIES.get(COOKIE),
+    ):
+        if name and is_zone(name):
+            return zoneinfo.ZoneInfo(name)
+    return None
+
+
+def remember(request, name: str) -> None:
+    """This session reads times in the account's zone `name` ("" for none chosen)."""
+    if name:
+        request.session[SESSION_KEY] = name
+    else:
+        request.session.pop(SESSION_KEY, None)
+
+
+class ReaderTimeZoneMiddleware:
+    """Every page shows times in its reader's zone (settings.MIDDLEWARE, after the session)."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request):
+        zone = reader_zone(request)
+        if zone is None:
+            return self.get_response(request)
+        with timezone.override(zone):
+            return self.get_response(request)
