@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
-from django.db.models import CharField, Exists, OuterRef, Q, Value
+from django.db.models import CharField, Exists, F, OuterRef, Q, Value
 from django.db.models.functions import Cast, Concat
 from django.urls import reverse
 
@@ -126,7 +126,8 @@ def _told_since_own_move(user_id: int, table_id: int, position: int) -> bool:
 
 def tournaments_today(now: datetime.datetime) -> list[tuple[object, dict, str]]:
     """(account, payload, key) for each account registered for a tournament played today
-    (in the site's time zone), not finished."""
+    (in the site's time zone), not finished; not those already checked in at the roll call,
+    nor the night's director (who made it, or was named one): they know."""
     today = now.astimezone(preferences.zone_of(preferences.Settings())).date()
     told = Notification.objects.filter(
         user=OuterRef("player__user_id"),
@@ -134,14 +135,20 @@ def tournaments_today(now: datetime.datetime) -> list[tuple[object, dict, str]]:
             Value("day:"), Cast(OuterRef("tournament_id"), CharField()), output_field=CharField()
         ),
     )
+    directing = Tournament.directors.through.objects.filter(
+        tournament_id=OuterRef("tournament_id"), user_id=OuterRef("player__user_id")
+    )
     entries = (
         Entrant.objects.filter(
             tournament__date=today,
             player__user__isnull=False,
             player__user__is_active=True,
             dropped_after_round__isnull=True,
+            checked_in=False,
         )
         .exclude(tournament__status=Tournament.Status.FINISHED)
+        .exclude(player__user=F("tournament__created_by"))
+        .exclude(Exists(directing))
         .exclude(Exists(told))
         .select_related("tournament", "player__user")
     )
@@ -173,17 +180,38 @@ def no_longer_wanted(notifications: list[Notification]) -> set[int]:
     """The ids of those whose cause has been settled since they were written, so that sending
     them would ask for what is done: a round to confirm that was confirmed, changed (its own
     notification follows) or deleted meanwhile. One query."""
+    settled = _checked_in_already(notifications)
     waiting = {
         notification.pk: (notification.payload["round_id"], notification.payload["version"])
         for notification in notifications
         if notification.kind == Kind.TO_CONFIRM and "round_id" in notification.payload
     }
     if not waiting:
-        return set()
+        return settled
     still = set(
         Round.objects.filter(
             pk__in={round_id for round_id, _version in waiting.values()},
             confirmed_at__isnull=True,
         ).values_list("pk", "version")
     )
-    return {pk for pk, round_ in waiting.items() if round_ not in still}
+    return settled | {pk for pk, round_ in waiting.items() if round_ not in still}
+
+
+def _checked_in_already(notifications: list[Notification]) -> set[int]:
+    """The ids of the "played today" reminders whose person was checked in meanwhile (one
+    query, none when there is no such reminder)."""
+    days = {
+        notification.pk: (notification.user_id, int(notification.key.removeprefix("day:")))
+        for notification in notifications
+        if notification.key.startswith("day:")
+    }
+    if not days:
+        return set()
+    present = set(
+        Entrant.objects.filter(
+            tournament_id__in={tournament for _user, tournament in days.values()},
+            player__user_id__in={user for user, _tournament in days.values()},
+            checked_in=True,
+        ).values_list("player__user_id", "tournament_id")
+    )
+    return {pk for pk, pair in days.items() if pair in present}

@@ -5,6 +5,7 @@ import datetime
 
 import pytest
 from django.db import transaction
+from django.utils import timezone
 
 from claims import services as claims
 from games.models import Player
@@ -56,10 +57,38 @@ def test_nothing_is_told_of_a_change_that_was_rolled_back(alice, bob):
 
 def test_on_the_day_of_a_tournament_each_registered_account_is_reminded_once(alice, bob):
     cup = make_cup(alice, date="2026-11-22")
-    tournaments.enter_checked_in(tournament=cup, player=bob.player)
+    tournaments.register(tournament=cup, user=bob)
     day = datetime.datetime(2026, 11, 22, 9, 0, tzinfo=datetime.UTC)
     assert services.tell_tournament_days(day - datetime.timedelta(days=1)) == 0
     assert services.tell_tournament_days(day) == 1
     assert services.tell_tournament_days(day) == 0
     [reminder] = told(bob, "reminder")
     assert reminder.payload["tournament"] == "Autumn cup"
+
+
+def test_nobody_checked_in_and_no_director_is_reminded_of_the_day(
+    alice, bob, carol, django_user_model
+):
+    """The roll call ticked bob present before the reminder, carol after it was written but
+    before it left (quiet hours); alice made the night and dave directs it."""
+    from notify import delivery
+    from notify.models import Delivery
+
+    dave = django_user_model.objects.create_user("dave", "dave@example.com", "dave-password")
+    cup = make_cup(alice, date="2026-11-22")
+    cup.directors.add(dave)
+    for user in (alice, bob, carol, dave):
+        tournaments.register(tournament=cup, user=user)
+    entrants = {e.player.user_id: e for e in cup.entrants.select_related("player")}
+    entrants[bob.pk].checked_in = True
+    entrants[bob.pk].save()
+    day = datetime.datetime(2026, 11, 22, 9, 0, tzinfo=datetime.UTC)
+    assert services.tell_tournament_days(day) == 1
+    assert told(alice, "reminder") == told(bob, "reminder") == told(dave, "reminder") == []
+    [waiting] = told(carol, "reminder")
+    entrants[carol.pk].checked_in = True
+    entrants[carol.pk].save()
+    assert Delivery.objects.filter(notification=waiting).exists()
+    delivery.send_due(timezone.now() + datetime.timedelta(days=1))
+    statuses = set(Delivery.objects.filter(notification=waiting).values_list("status", flat=True))
+    assert statuses == {Delivery.Status.SKIPPED}
