@@ -2,9 +2,11 @@
 page with its nights and members, who may change what, joining by link or by asking, and the
 club's nights (a new night from the club's defaults, the roll call, its directors)."""
 
+import datetime
+
 import pytest
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import formats, timezone, translation
 
 from claims import queries as claim_queries
 from claims import services as claims
@@ -17,6 +19,7 @@ from tests.conftest import counts_tables_of, make_match, play_out, rules_form_da
 from tests.tournaments.conftest import make_tournament
 from tournaments import services as tournaments
 from tournaments.models import Entrant, Tournament
+from tournaments.services.tournaments import renamed_for_date
 
 pytestmark = pytest.mark.django_db
 
@@ -332,6 +335,40 @@ def test_a_new_night_is_filled_from_the_clubs_defaults_and_belongs_to_the_club(c
     ]
     assert night.confirm_results is True
     assert night.name.startswith("Клуб «Туз» — ")
+
+    # Moved to the next day on the night's own form: its name says the new date.
+    tomorrow = today + datetime.timedelta(days=1)
+    edit = client.get(reverse("tournaments:edit", args=[night.pk]), HTTP_ACCEPT_LANGUAGE="ru")
+    form = edit.context["form"]
+    data = {name: form[name].value() for name in form.fields}
+    data = {
+        k: ("on" if v is True else "" if v is None or v is False else v) for k, v in data.items()
+    }
+    data = {k: v for k, v in data.items() if v != ""} | {"date": f"{tomorrow:%Y-%m-%d}"}
+    data["version"] = str(night.version)
+    response = client.post(reverse("tournaments:edit", args=[night.pk]), data)
+    assert response.status_code == 302, response.context["form"].errors
+    night.refresh_from_db()
+    assert night.date == tomorrow
+    with translation.override("ru"):
+        assert night.name == f"Клуб «Туз» — {formats.date_format(tomorrow, 'j E')}"
+
+
+def test_a_name_typed_without_its_date_stays_when_the_date_moves(alice, club):
+    night = make_tournament(alice, club=club, name="Кубок осени", date=datetime.date(2026, 11, 27))
+    tournaments.update_tournament(
+        tournament=night,
+        variant=night.variant,
+        name="Кубок осени",
+        date=datetime.date(2026, 11, 28),
+    )
+    night.refresh_from_db()
+    assert (night.name, night.date) == ("Кубок осени", datetime.date(2026, 11, 28))
+    with translation.override("ru"):
+        typed = renamed_for_date(
+            "Клуб «Туз» — 27 ноября", datetime.date(2026, 11, 27), datetime.date(2026, 12, 1)
+        )
+    assert typed == "Клуб «Туз» — 1 декабря"
 
 
 def test_a_director_of_the_club_directs_its_nights(alice, bob, club):

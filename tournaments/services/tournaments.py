@@ -3,8 +3,12 @@ its directors; and the lock and version every change of it takes and moves."""
 
 from __future__ import annotations
 
+import datetime
+
+from django.conf import settings
 from django.db import transaction
 from django.db.models import QuerySet
+from django.utils import formats, translation
 from django.utils.translation import gettext as _
 
 from cards101.rules import Variant
@@ -60,11 +64,27 @@ def update_tournament(*, tournament: Tournament, variant: Variant, **fields) -> 
                 ),
                 on=confirm,
             )
+        if "date" in fields and fields.get("name") == tournament.name:
+            fields["name"] = renamed_for_date(tournament.name, tournament.date, fields["date"])
         tournament.options = variant.as_dict()
         for name, value in fields.items():
             setattr(tournament, name, value)
         _save(tournament, "options", *fields)
     return tournament
+
+
+def renamed_for_date(name: str, old: datetime.date, new: datetime.date) -> str:
+    """A name that says its date ("Клуб «Туз» — 27 ноября", as a club's night is named) says
+    the new one when the date moves; a name typed without it, or changed in the same edit,
+    stays as it is."""
+    if old == new or not isinstance(old, datetime.date) or not isinstance(new, datetime.date):
+        return name
+    for language, _name in settings.LANGUAGES:
+        with translation.override(language):
+            said, now = formats.date_format(old, "j E"), formats.date_format(new, "j E")
+        if said in name:
+            return name.replace(said, now)
+    return name
 
 
 def reopen_tournament(*, tournament: Tournament, by) -> None:
