@@ -69,16 +69,17 @@ def move_time(seconds: int) -> str:
 
 
 def days_in_year(vacations: Sequence[Span], year: int, tz: datetime.tzinfo) -> int:
-    """The vacation days these take in `year` (a calendar year where the site is): each
-    vacation's part in the year, begun days counted whole."""
+    """The vacation days these take in `year` (a calendar year where the site is): the time
+    of their parts in the year together, a begun day counted whole (two half days are one
+    day, not two; a vacation ended after a few hours takes a day, not more)."""
     first = datetime.datetime(year, 1, 1, tzinfo=tz)
     after = datetime.datetime(year + 1, 1, 1, tzinfo=tz)
-    days = 0
+    taken = datetime.timedelta(0)
     for start, stop in vacations:
         part = min(stop, after) - max(start, first)
         if part > datetime.timedelta(0):
-            days += math.ceil(part / DAY)
-    return days
+            taken += part
+    return math.ceil(taken / DAY)
 
 
 def years(span: Span, tz: datetime.tzinfo) -> range:

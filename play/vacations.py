@@ -22,6 +22,8 @@ from play import correspondence
 from play.models import CORRESPONDENCE_SECONDS, PlayTable, Vacation
 from play.services import CLOCK_FIELDS, reclock, vacation_spans
 
+# A vacation ended this soon after it began was a change of mind: it is undone.
+CHANGED_MIND = datetime.timedelta(hours=1)
 # The longest vacation planned ahead of its start.
 PLAN_AHEAD = datetime.timedelta(days=366)
 
@@ -69,13 +71,12 @@ def end_vacation(*, user, now=None) -> Vacation | None:
         vacation = Vacation.objects.filter(user=user, ends_at__gt=now).order_by("starts_at").first()
         if vacation is None:
             return None
-        if vacation.starts_at <= now:
+        if vacation.starts_at <= now - CHANGED_MIND:
             vacation.ends_at = now
-            if vacation.ends_at > vacation.starts_at:
-                vacation.save(update_fields=["ends_at"])
-            else:
-                vacation.delete()
+            vacation.save(update_fields=["ends_at"])
         else:
+            # Planned, or ended within its first hour: undone as if never taken (no day of
+            # the year's allowance; the deadlines are as they were).
             vacation.delete()
         _reclock_tables(user)
     return vacation
@@ -92,7 +93,7 @@ def _check_allowance(user, span: correspondence.Span) -> None:
     spans = list(Vacation.objects.filter(user=user).values_list("starts_at", "ends_at"))
     for year in correspondence.years(span, tz):
         taken = correspondence.days_in_year(spans, year, tz)
-        asked = correspondence.days_in_year([span], year, tz)
+        asked = correspondence.days_in_year([*spans, span], year, tz) - taken
         left = max(0, allowance() - taken)
         if asked > left:
             raise VacationError(

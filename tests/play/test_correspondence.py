@@ -263,6 +263,32 @@ def test_a_vacation_ended_early_gives_back_the_days_not_taken(alice, bob, clock)
     )
 
 
+def test_a_vacation_ended_within_its_first_hour_is_undone(alice, bob, clock):
+    table = by_post(alice, bob, days=2)
+    to_move, _ = mover(table, alice, bob)
+    deadline = table.server_moves_at
+    vacations.take_vacation(user=to_move, starts_at=clock.now, ends_at=clock.now + 7 * DAY)
+    clock.move_on(datetime.timedelta(minutes=1))
+    vacations.end_vacation(user=to_move)
+    table.refresh_from_db()
+    # Neither a day of the year's allowance nor a change of the deadline: as if never taken.
+    assert table.server_moves_at == deadline
+    year = clock.now.astimezone(timezone.get_current_timezone()).year
+    assert vacations.days_taken(to_move, year) == 0
+
+
+def test_short_vacations_together_take_the_days_they_add_up_to(alice, clock):
+    for start in (0, 2):
+        vacations.take_vacation(
+            user=alice,
+            starts_at=clock.now + start * DAY,
+            ends_at=clock.now + start * DAY + 10 * HOUR,
+        )
+    year = clock.now.astimezone(timezone.get_current_timezone()).year
+    # Twenty hours: one day, not two.
+    assert vacations.days_taken(alice, year) == 1
+
+
 def test_a_vacation_planned_ahead_counts_for_a_move_begun_before_it(alice, bob, clock):
     table = by_post(alice, bob, days=2)
     to_move, other = mover(table, alice, bob)
