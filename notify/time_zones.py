@@ -2,8 +2,9 @@
 site's), and the list people pick theirs from.
 
 The account's zone is kept in the session (set at login and when the Notifications page is
-saved), so that no page asks the database for it; the browser's comes in the `tz` cookie that
-static/js/site.js sets from `Intl.DateTimeFormat().resolvedOptions().timeZone`."""
+saved) and, so that no page asks the database for it, in a cookie that follows the session;
+the browser's comes in the `tz` cookie that static/js/site.js sets from
+`Intl.DateTimeFormat().resolvedOptions().timeZone`."""
 
 from __future__ import annotations
 
@@ -86,13 +87,14 @@ def choices() -> list:
     ]
 
 
+ACCOUNT_COOKIE = "account_tz"
+
+
 def reader_zone(request) -> zoneinfo.ZoneInfo | None:
-    """The zone this request's reader reads times in, or None for the site's."""
-    session = getattr(request, "session", None)
-    for name in (
-        session.get(SESSION_KEY) if session is not None else None,
-        request.COOKIES.get(COOKIE),
-    ):
+    """The zone this request's reader reads times in, or None for the site's: the account's
+    (its cookie, which follows the session: no page asks the database for it), else the
+    browser's."""
+    for name in (request.COOKIES.get(ACCOUNT_COOKIE), request.COOKIES.get(COOKIE)):
         if name and is_zone(name):
             return zoneinfo.ZoneInfo(name)
     return None
@@ -106,6 +108,23 @@ def remember(request, name: str) -> None:
         request.session.pop(SESSION_KEY, None)
 
 
+def _follow_the_session(request, response) -> None:
+    """The account's zone cookie says what the session says, once a view has read the session
+    (a login, the Notifications page, a logout): set, changed or deleted."""
+    session = getattr(request, "session", None)
+    if session is None or not session.accessed:
+        return
+    if getattr(session, "_session_cache", None) is None:
+        return  # accessed but never read: the database was away (the page says so)
+    name = session.get(SESSION_KEY, "")
+    if name == request.COOKIES.get(ACCOUNT_COOKIE, ""):
+        return
+    if name:
+        response.set_cookie(ACCOUNT_COOKIE, name, max_age=365 * 24 * 60 * 60, samesite="Lax")
+    else:
+        response.delete_cookie(ACCOUNT_COOKIE, samesite="Lax")
+
+
 class ReaderTimeZoneMiddleware:
     """Every page shows times in its reader's zone (settings.MIDDLEWARE, after the session)."""
 
@@ -115,6 +134,9 @@ class ReaderTimeZoneMiddleware:
     def __call__(self, request):
         zone = reader_zone(request)
         if zone is None:
-            return self.get_response(request)
-        with timezone.override(zone):
-            return self.get_response(request)
+            response = self.get_response(request)
+        else:
+            with timezone.override(zone):
+                response = self.get_response(request)
+        _follow_the_session(request, response)
+        return response

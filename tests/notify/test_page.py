@@ -77,7 +77,7 @@ def test_every_time_is_shown_in_the_readers_zone(alice, client, settings):
     # Next time she logs in, on another phone, still the account's.
     client.logout()
     other = Client()
-    other.force_login(alice)
+    other.post("/accounts/login/", {"login": "alice", "password": "alice-password"})
     assert "01:33" in other.get(url, headers={"Accept-Language": "ru"}).content.decode()
     assert timezone.get_current_timezone_name() == "UTC"
 
