@@ -35,6 +35,13 @@ def deadline(
     return end
 
 
+def reclock(table, vacations: list[Span]) -> None:
+    """The deadline and the reminder of the running correspondence clock of the locked
+    `table`, with these vacations of the person to move."""
+    table.server_moves_at = deadline(table.clock_started_at, table.move_seconds, vacations)
+    table.remind_at = remind_at(table.server_moves_at, table.move_seconds)
+
+
 def remind_at(deadline: datetime.datetime, seconds: int) -> datetime.datetime:
     """When the person to move is reminded that their time runs out."""
     before = min(datetime.timedelta(seconds=seconds) / REMIND_PART, REMIND_AT_MOST)

@@ -324,3 +324,14 @@ def watched_board_key(request: HttpRequest, pk: int, version: int) -> str:
     return (
         f"play:watched:{pk}:{version}:{seen}:{get_language()}:{audience.cache_key(PlayTable, pk)}"
     )
+
+
+def vacation_spans(user_id: int | None, *, since: datetime.datetime) -> list[correspondence.Span]:
+    """A person's vacations not over by `since` (the running and the planned ones)."""
+    if user_id is None:
+        return []
+    return list(
+        Vacation.objects.filter(user_id=user_id, ends_at__gt=since).values_list(
+            "starts_at", "ends_at"
+        )
+    )

@@ -28,8 +28,8 @@ from games.models import Match, Player
 from games.services import own_player
 from play import correspondence, signals
 from play.board import fast_forward_offered
-from play.models import PlaySeat, PlayTable, Vacation
-from play.queries import AtTable, at_table
+from play.models import PlaySeat, PlayTable
+from play.queries import AtTable, at_table, vacation_spans
 
 # A seat when a table is created: "me", "open" (someone with the link), or a bot's name.
 ME, OPEN = "me", "open"
@@ -373,10 +373,7 @@ def _server_move(at: AtTable) -> None:
     bot = make_bot(name, seed=table.pk * 1_000_003 + table.version)
     move = bot.choose(view, game.legal_moves())
     game.play(move)
-    if seat.bot:
-        _record_move(at, seat.position, move, by=by)
-        return
-    log = (len(view["log"]), len(game.view(seat.position)["log"]))
+    log = None if seat.bot else (len(view["log"]), len(game.view(seat.position)["log"]))
     _record_move(at, seat.position, move, by=by, log=log)
     if ran_out:
         signals.moved_for_person.send(
@@ -494,27 +491,7 @@ def _set_clock(at: AtTable) -> None:
     if not table.by_correspondence:
         table.server_moves_at = now + datetime.timedelta(seconds=table.move_seconds)
         return
-    reclock(table, vacation_spans(seat.user_id, since=now))
-
-
-def reclock(table: PlayTable, vacations: list[correspondence.Span]) -> None:
-    """The deadline and the reminder of the running correspondence clock of the locked
-    `table`, with these vacations of the person to move."""
-    table.server_moves_at = correspondence.deadline(
-        table.clock_started_at, table.move_seconds, vacations
-    )
-    table.remind_at = correspondence.remind_at(table.server_moves_at, table.move_seconds)
-
-
-def vacation_spans(user_id: int | None, *, since: datetime.datetime) -> list[correspondence.Span]:
-    """A person's vacations not over by `since` (the running and the planned ones)."""
-    if user_id is None:
-        return []
-    return list(
-        Vacation.objects.filter(user_id=user_id, ends_at__gt=since).values_list(
-            "starts_at", "ends_at"
-        )
-    )
+    correspondence.reclock(table, vacation_spans(seat.user_id, since=now))
 
 
 def _save(table: PlayTable, *fields: str) -> None:

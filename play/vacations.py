@@ -20,7 +20,8 @@ from django.utils.translation import ngettext
 from core import live
 from play import correspondence
 from play.models import CORRESPONDENCE_SECONDS, PlayTable, Vacation
-from play.services import CLOCK_FIELDS, reclock, vacation_spans
+from play.queries import vacation_spans
+from play.services import CLOCK_FIELDS
 
 # A vacation ended this soon after it began was a change of mind: it is undone.
 CHANGED_MIND = datetime.timedelta(hours=1)
@@ -132,5 +133,5 @@ def _reclock_tables(user) -> None:
         if table.clock_seat is None or table.clock_seat != seat:
             live.moved(table)  # "on vacation until" shows at the table
             continue
-        reclock(table, vacation_spans(user.pk, since=table.clock_started_at))
+        correspondence.reclock(table, vacation_spans(user.pk, since=table.clock_started_at))
         live.moved(table, *CLOCK_FIELDS)

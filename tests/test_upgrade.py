@@ -54,8 +54,15 @@ MOVED: dict[str, str] = {
 ADDED: dict[str, dict] = {
     # nobody had resigned from a table, nor had been seen watching one
     "play.playseat": {"left_at": None, "watched_at": None},
-    # no table had a name; none was by correspondence (no clock of days, no reminder due)
-    "play.playtable": {"name": "", "clock_seat": None, "clock_started_at": None, "remind_at": None},
+    # no table had a name; none was by correspondence (no clock of days, no reminder due); the
+    # moves the site made for people in the round being played were not marked
+    "play.playtable": {
+        "name": "",
+        "clock_seat": None,
+        "clock_started_at": None,
+        "remind_at": None,
+        "site_moves": [],
+    },
     "games.player": {"large_print": False},  # nobody had asked for large print
     # no match asked a second player to confirm its rounds, so none waits and none was
     "games.match": {"confirm_results": False, "unconfirmed_rounds": 0},
