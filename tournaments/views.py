@@ -338,7 +338,7 @@ def results_csv(request: HttpRequest, pk: int) -> HttpResponse:
             _("Points"),
             _("Total"),
             _("Deals"),
-            _("Finished"),
+            pgettext("a CSV column: the table's match is over", "Finished"),
         ]
     )
     scheme = {int(size): values for size, values in tournament.points_by_place.items()}

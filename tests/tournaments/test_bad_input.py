@@ -344,6 +344,13 @@ def test_the_results_csv_writes_a_formula_name_inert_and_numbers_as_numbers(clie
     assert line[6] == "-20"
 
 
+def test_the_results_csv_says_in_russian_that_a_tables_game_is_over(client, played):
+    url = reverse("tournaments:results_csv", args=[played.pk])
+    text = client.get(url, headers={"Accept-Language": "ru"}).content.decode("utf-8-sig")
+    header = next(csv.reader(text.splitlines()))
+    assert header[-1] == "Игра окончена"
+
+
 def test_a_refresh_of_a_tournament_that_is_not_there_is_not_found(client):
     huge = "99999999999999999999"
     for url in (f"/tournaments/{huge}/", f"/tournaments/{huge}/projector/", "/tournaments/424242/"):
