@@ -218,6 +218,12 @@ def test_after_the_last_round_the_projector_shows_the_final_standings_and_the_wi
     names = ", ".join(f"<strong>{line.entrant.player}</strong>" for line in winners)
     assert len(winners) == 3  # tied for first: "Winners"
     assert f"Winners: {names}" in page
+    # The number after the names says what it is.
+    assert re.search(rf"{re.escape(names)} · [0-9.]+ points?</p>", page)
+    ru = client.get(
+        reverse("tournaments:projector", args=[running.pk]), headers={"Accept-Language": "ru"}
+    ).content.decode()
+    assert re.search(r"</strong> · [0-9,]+ очк(о|а|ов)</p>", ru)
     assert "Tables</h2>" not in page
 
 
@@ -670,3 +676,11 @@ def test_only_a_director_is_asked_to_enter_scores_a_visitor_reads_the_sheet(
             assert table_links(page) == [label] * tables, who
         russian_page = client.get(round_page, headers={"Accept-Language": "ru"})
         assert table_links(russian_page) == [russian] * tables, who
+
+
+def test_a_tables_breadcrumbs_end_with_its_name_not_a_separator(client, running):
+    table = running.rounds.get(number=1).tables.first()
+    page = client.get(table.match.get_absolute_url()).content.decode()
+    crumbs = re.search(r'<p class="crumbs">(.*?)</p>', page, re.S).group(1)
+    assert not crumbs.rstrip().endswith("›")
+    assert crumbs.count("›") >= 1

@@ -5,7 +5,7 @@ from fractions import Fraction
 from django import template
 from django.utils.formats import number_format
 from django.utils.html import format_html
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from tournaments.models import TIE_BREAK_COLUMNS, TIE_BREAKS
 
@@ -19,6 +19,15 @@ def points(value: Fraction | int) -> str:
     if number == int(number):
         return str(int(number))
     return number_format(round(number, 2), decimal_pos=None)
+
+
+@register.filter
+def points_said(value: Fraction | int) -> str:
+    """Tournament points with their word: "3 points", «3 очка», «2,5 очка» (a fraction takes
+    the form of 2)."""
+    number = float(value)
+    count = int(number) if number == int(number) else 2
+    return ngettext("%(points)s point", "%(points)s points", count) % {"points": points(value)}
 
 
 @register.simple_tag
