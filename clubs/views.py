@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
+from cards101.rules import Variant
 from clubs import queries, services
 from clubs.forms import AddMembersForm, ClubForm, NewClubForm, night_initial
 from clubs.models import Club, JoinRequest, Member
@@ -25,6 +26,7 @@ from clubs.services import ClubError
 from core.limits import limit
 from core.names import sort_key
 from core.validators import parse_id
+from games.labels import changed_options, rules_summary
 from games.models import Player
 from tournaments.forms import TournamentForm
 from tournaments.models import Tournament
@@ -76,9 +78,19 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "last_nights": queries.last_nights(club),
         "projector_night": running or (upcoming[0] if upcoming else None),
         "members": queries.member_lines(club),
+        **_house_rules(club),
         **club_seasons_panel(request, club),
     }
     return render(request, "clubs/detail.html", context)
+
+
+def _house_rules(club: Club) -> dict:
+    """The club's rules as its nights play them: the preset, its summary, what differs."""
+    variant = Variant.from_dict(club.options)
+    return {
+        "rules_line": rules_summary(variant, club.preset),
+        "house_rules": changed_options(variant, club.preset),
+    }
 
 
 # --- creating and settings -------------------------------------------------------------------

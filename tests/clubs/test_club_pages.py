@@ -496,3 +496,25 @@ def test_the_clubs_directors_decide_who_claims_a_guest_member(alice, bob, carol,
     judged = claim_queries.judges(guest)
 
     assert {alice.pk, bob.pk} <= judged and carol.pk not in judged
+
+
+def test_the_club_page_shows_its_house_rules_and_where_it_plays(client, alice, bob, club):
+    client.force_login(alice)
+    page = client.get(
+        reverse("clubs:detail", args=[club.slug]), HTTP_ACCEPT_LANGUAGE="ru"
+    ).content.decode()
+    # No venue yet: the director is told where to add it.
+    assert "Место вечеров клуба ещё не указано" in page
+    client.post(reverse("clubs:edit", args=[club.slug]), settings_data())
+    client.force_login(bob)
+    page = client.get(
+        reverse("clubs:detail", args=[club.slug]), HTTP_ACCEPT_LANGUAGE="ru"
+    ).content.decode()
+    assert "Место вечеров: Кафе «Ладья»." in page
+    assert "Правила клуба: " in page
+    assert "ещё не указано" not in page
+    english = client.get(
+        reverse("clubs:detail", args=[club.slug]), HTTP_ACCEPT_LANGUAGE="en"
+    ).content.decode()
+    assert "Nights are played at Кафе «Ладья»." in english
+    assert "House rules: " in english
