@@ -208,8 +208,11 @@ def test_a_hidden_member_is_named_to_the_clubs_directors_only(client, alice, bob
 
 def test_joining_by_the_invitation_link_asks_to_log_in_first_and_then_joins(client, club, bob):
     url = reverse("clubs:join", args=[club.slug, club.invite_code])
-    page = client.get(url).content.decode()
-    assert f"{reverse('account_login')}?next={url}" in page.replace("%2F", "/")
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE="ru").content.decode().replace("%2F", "/")
+    # A newcomer's main button is to sign up; logging in is offered beside it.
+    signup = f"{reverse('account_signup')}?next={url}"
+    assert f'<a class="button" href="{signup}">Зарегистрироваться</a>' in page
+    assert f'{reverse("account_login")}?next={url}">Уже есть аккаунт? Войти</a>' in page
     client.force_login(bob)
     assert "Join" in client.get(url).content.decode()
     response = client.post(url)
