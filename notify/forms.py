@@ -48,6 +48,18 @@ class SettingsForm(forms.Form):
             raise forms.ValidationError(_("Quiet hours need a start and an end."))
         return data
 
+    def _post_clean(self) -> None:
+        """The keyboard lands on the first field to put right (its `autofocus`), each wrong one
+        marked for screen readers; quiet hours with one end only: the missing end."""
+        super()._post_clean()
+        wrong = [name for name in ("quiet_from", "quiet_until", "time_zone") if name in self.errors]
+        if not wrong and forms.forms.NON_FIELD_ERRORS in self.errors:
+            wrong = ["quiet_until" if self.cleaned_data.get("quiet_from") else "quiet_from"]
+        for name in wrong:
+            self.fields[name].widget.attrs["aria-invalid"] = "true"
+        if wrong:
+            self.fields[wrong[0]].widget.attrs["autofocus"] = True
+
     def switches(self) -> dict[str, list[str]]:
         return {
             kind: [

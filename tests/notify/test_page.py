@@ -1,6 +1,8 @@
 """The Notifications page: the switches by kind and channel, quiet hours, the linked
 channels, a test message, what was sent lately; and the e-mails' one-click unsubscribe."""
 
+import re
+
 import pytest
 from django.core import mail
 from django.test import Client
@@ -39,6 +41,15 @@ def test_quiet_hours_need_both_ends_and_a_real_time_zone(alice, client):
     assert "Quiet hours need a start and an end." in page
     assert "Select a valid choice. Mars/Olympus is not one of the available choices." in page
     assert preferences.settings_of(alice).quiet_from is None
+
+
+def test_after_an_error_the_keyboard_lands_on_the_field_to_put_right(alice, client):
+    client.force_login(alice)
+    page = client.post("/notifications/", {"time_zone": "Самара"}).content.decode()
+    assert re.search(r'<select name="time_zone"[^>]*aria-invalid="true"[^>]*autofocus', page)
+    page = client.post("/notifications/", {"quiet_from": "22:00"}).content.decode()
+    assert re.search(r'<input type="time" name="quiet_until"[^>]*autofocus', page)
+    assert page.count("autofocus") == 1
 
 
 def test_samara_is_found_in_the_list_by_its_russian_name_and_saved(alice, client):
