@@ -78,7 +78,7 @@ def choices() -> list:
     )
     others = sorted(_available() - set(NAMED) - {"localtime", "Factory"})
     return [
-        ("", gettext("This browser's (else the site's, %(zone)s)") % {"zone": settings.TIME_ZONE}),
+        ("", gettext("As in this browser (else %(zone)s)") % {"zone": settings.TIME_ZONE}),
         (
             gettext("Russia and nearby"),
             [(name, f"{NAMED[name]} ({_offset(name)})") for name in named],
