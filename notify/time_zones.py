@@ -120,7 +120,14 @@ def _follow_the_session(request, response) -> None:
     if name == request.COOKIES.get(ACCOUNT_COOKIE, ""):
         return
     if name:
-        response.set_cookie(ACCOUNT_COOKIE, name, max_age=365 * 24 * 60 * 60, samesite="Lax")
+        response.set_cookie(
+            ACCOUNT_COOKIE,
+            name,
+            max_age=365 * 24 * 60 * 60,
+            samesite="Lax",
+            secure=settings.SESSION_COOKIE_SECURE,
+            httponly=True,
+        )
     else:
         response.delete_cookie(ACCOUNT_COOKIE, samesite="Lax")
 
