@@ -15,6 +15,8 @@ admin.site.login = secure_admin_login(admin.site.login)
 urlpatterns = [
     path("", views.home, name="home"),
     path("manifest.webmanifest", views.manifest, name="manifest"),
+    # What a browser asks for where a page names no icon (a CSV, a JSON answer opened).
+    path("favicon.ico", views.favicon),
     # Played tables first: their polls are the most frequent requests of the site.
     path("play/", include("play.urls")),
     path("", include("games.urls")),

@@ -6,7 +6,7 @@ import math
 from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
 from django.db.models import Count
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
@@ -59,6 +59,12 @@ def set_language_kept(request: HttpRequest) -> HttpResponse:
     ):
         notify_services.remember_language(user=request.user, language=language)
     return response
+
+
+@require_safe
+def favicon(request: HttpRequest) -> HttpResponse:
+    """What a browser asks for where a page names no icon (a CSV or JSON answer opened)."""
+    return HttpResponsePermanentRedirect(static("img/icon.svg"))
 
 
 @require_safe

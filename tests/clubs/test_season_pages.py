@@ -7,12 +7,16 @@ import re
 from fractions import Fraction
 
 import pytest
+from django.contrib.staticfiles import finders
+from django.template.loader import get_template
+from django.templatetags.static import static
 from django.urls import reverse
 
 from claims import services as claims
 from clubs import queries, services
 from clubs.models import Club, Season
 from clubs.seasons import NightLine, rank_season
+from config.views import database_unreachable
 from games import visibility
 from games.models import Player
 from tests.clubs.test_seasons import AUTUMN, night
@@ -342,3 +346,24 @@ def test_the_seasons_page_lists_past_seasons_with_their_champions(
     champion = Player.objects.get(pk=queries.season_table(autumn)[0].player_id).name
     assert "Past seasons" in page and "Осень" in page and champion in page
     assert reverse("clubs:season_new", args=[club.slug]) in page
+
+
+def test_the_pages_without_the_sites_frame_name_its_icon_and_favicon_ico_leads_to_it(
+    client, autumn, nights, rf
+):
+    """A browser asks for /favicon.ico where a page names no icon: the printed table once
+    logged a 404 for it. Every page that stands alone names the site's icon, and the address
+    browsers guess leads to it."""
+    icon = static("img/icon.svg")
+    season = [autumn.club.slug, autumn.pk]
+    standing_alone = {
+        "print": client.get(reverse("clubs:season_print", args=season)).content.decode(),
+        "embed": client.get(reverse("clubs:season_embed", args=season)).content.decode(),
+        "500": get_template("500.html").render({}),
+        "503": database_unreachable(rf.get("/")).content.decode(),
+    }
+    for name, page in standing_alone.items():
+        assert f'<link rel="icon" href="{icon}" type="image/svg+xml">' in page, name
+    guessed = client.get("/favicon.ico")
+    assert guessed.status_code == 301 and guessed["Location"] == icon
+    assert finders.find("img/icon.svg")
