@@ -247,3 +247,37 @@ def restore_network(context: BrowserContext) -> None:
     for page in context.pages:
         assert page.evaluate("navigator.onLine") is True
         page.evaluate("window.dispatchEvent(new Event('online'))")
+
+
+# The outermost elements past the right edge of the window, but those a box of their own
+# scrolls or clips (a wide table in its scrolling frame) and those taken out of the flow (a
+# visually hidden label). Text wider than its box is not an element: wider_than_the_screen
+# measures the page for it.
+STICKING_OUT = """() => {
+  const width = window.innerWidth;
+  const held = (element) => {
+    for (let box = element.parentElement; box && box !== document.body; box = box.parentElement) {
+      if (getComputedStyle(box).overflowX !== "visible") return true;
+    }
+    return false;
+  };
+  const out = new Set([...document.querySelectorAll("body *")].filter((element) =>
+    element.getBoundingClientRect().right > width + 0.5
+      && !["absolute", "fixed"].includes(getComputedStyle(element).position)
+      && !held(element)));
+  return [...out]
+    .filter((element) => !out.has(element.parentElement))  // the outermost, not all within
+    .map((element) => `${element.tagName.toLowerCase()}.${[...element.classList].join(".")} `
+      + `(${Math.round(element.getBoundingClientRect().right)} px): `
+      + (element.textContent || "").trim().replace(/\\s+/g, " ").slice(0, 40));
+}"""
+
+
+def wider_than_the_screen(page: Page) -> list[str]:
+    """What sticks out past the window's right edge, each with how far it reaches and the
+    start of its text; empty when the page is no wider than the screen."""
+    found = page.evaluate(STICKING_OUT)
+    wide, width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    if not found and wide > width:  # something taken out of the flow reaches past the edge
+        found = [f"the page is {wide} px wide on a {width} px screen"]
+    return found

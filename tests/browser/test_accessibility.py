@@ -1,6 +1,7 @@
 """Accessible by test: axe-core over every page the every-page walk knows (tests/world.py), in
 English and in Russian, as every role, at a phone's width: no violation axe rates serious or
-critical, and one level-one heading a page (the house's rule; axe rates it moderate). A page
+critical, one level-one heading a page (the house's rule; axe rates it moderate), and nothing
+wider than the screen. A page
 that a role is served exactly as another role was, but for its own top bar, foot and tokens,
 is not checked twice; each role's top bar is checked on its other pages.
 
@@ -21,7 +22,7 @@ from django.test import Client, override_settings
 from django.urls import reverse
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from tests.browser.conftest import BROWSER_LOCALES
+from tests.browser.conftest import BROWSER_LOCALES, wider_than_the_screen
 from tests.test_every_page import named_visits
 from tests.world import ROLES, USERNAMES, World, build_world
 
@@ -183,7 +184,14 @@ def checked(browser: Browser, live_server) -> Iterator:
             seen.add(digest)
             page.goto(path)
             settle(page)
-            found += violations(page, f"{path} ({role}, {language})")
+            where = f"{path} ({role}, {language})"
+            found += violations(page, where)
+            # Nothing wider than the screen, with everything that opens opened (a Queen's
+            # suits, a round's cards, the rules' variants).
+            page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+            found += [
+                f"{where}: wider than the screen: {line}" for line in wider_than_the_screen(page)
+            ]
             looked += 1
         assert looked, f"none of {role}'s pages (nor their top bar) was checked"
         return found
