@@ -3,6 +3,7 @@
 moves due listed on the lobby and the home page."""
 
 import datetime
+import re
 import threading
 
 import pytest
@@ -10,6 +11,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.html import strip_tags
 
 from play import correspondence, vacations
 from play import services as play
@@ -60,6 +62,11 @@ def move(table, user) -> None:
         play.play(table=table, user=user, move=game.legal_moves()[0], version=table.version)
         game = game_of(table)
     assert not game.round_over
+
+
+def text_of(html: str) -> str:
+    """A page's words as read, without its tags, each run of spaces one space."""
+    return " ".join(strip_tags(html).split())
 
 
 def page(client, url, user, **headers) -> str:
@@ -151,7 +158,11 @@ def test_the_person_to_move_has_the_days_of_the_table_and_everyone_sees_how_long
     assert table.remind_at == clock.now + 2 * DAY - 12 * HOUR
     clock.move_on(19 * HOUR)
     mine = page(client, table.get_absolute_url(), to_move)
-    assert "Time left for your move:" in mine and "1 day 5 hours left" in mine
+    assert "1 day 5 hours left" in mine  # beside her name, as others read it
+    # Her own line says "left" once: «На ход осталось: 1 день 5 часов (до …)».
+    assert re.search(r"Time left for your move: 1 day 5 hours \(until ", text_of(mine))
+    ru = text_of(page(client, table.get_absolute_url(), to_move, **RU))
+    assert re.search(r"На ход осталось: 1 день 5 часов \(до ", ru)
     assert "data-deadline" not in mine  # nothing counts days down second by second
     for viewer in (other, carol):
         assert "1 day 5 hours left" in page(client, table.get_absolute_url(), viewer)
