@@ -30,6 +30,7 @@ from games.labels import changed_options, rules_summary
 from games.models import Player
 from tournaments.forms import TournamentForm
 from tournaments.models import Tournament
+from tournaments.services.tournaments import renamed_for_date
 
 
 def _get_club(slug: str) -> Club:
@@ -303,12 +304,17 @@ def night_new(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST":
         form = TournamentForm(request.POST, preset=request.POST.get("preset"))
         if form.is_valid() and form.cleaned_data["variant"] is not None:
+            fields = form.settings()
+            # The form was filled for today: a night set for Friday is named for Friday.
+            today = timezone.localdate()
+            if fields["name"] == night_initial(club, today)["name"]:
+                fields["name"] = renamed_for_date(fields["name"], today, fields["date"])
             try:
                 night = services.create_night(
                     club=club,
                     by=request.user,
                     variant=form.cleaned_data["variant"],
-                    **form.settings(),
+                    **fields,
                 )
             except ClubError as error:
                 form.add_error(None, str(error))

@@ -357,6 +357,29 @@ def test_a_new_night_is_filled_from_the_clubs_defaults_and_belongs_to_the_club(c
         assert night.name == f"Клуб «Туз» — {formats.date_format(tomorrow, 'j E')}"
 
 
+def test_a_new_night_set_for_another_day_is_named_for_that_day(client, alice, club):
+    """The form is filled on Wednesday, named for Wednesday; the director picks Friday and
+    leaves the name: the night is named for Friday. A name she typed is kept."""
+    client.force_login(alice)
+    url = reverse("clubs:night_new", args=[club.slug])
+    form = client.get(url, HTTP_ACCEPT_LANGUAGE="ru").context["form"]
+    data = {name: form[name].value() for name in form.fields}
+    data = {
+        k: ("on" if v is True else v)
+        for k, v in data.items()
+        if v not in (None, "") and v is not False
+    }
+    friday = timezone.localdate() + datetime.timedelta(days=2)
+    response = client.post(url, data | {"date": f"{friday:%Y-%m-%d}"}, HTTP_ACCEPT_LANGUAGE="ru")
+    assert response.status_code == 302, response.context["form"].errors
+    with translation.override("ru"):
+        named = f"{club.name} — {formats.date_format(friday, 'j E')}"
+    assert Tournament.objects.get(club=club, date=friday).name == named
+    typed = data | {"date": f"{friday:%Y-%m-%d}", "name": f"{form['name'].value()}, финал"}
+    client.post(url, typed, HTTP_ACCEPT_LANGUAGE="ru")
+    assert Tournament.objects.filter(club=club, name=typed["name"]).exists()
+
+
 def test_a_name_typed_without_its_date_stays_when_the_date_moves(alice, club):
     night = make_tournament(alice, club=club, name="Кубок осени", date=datetime.date(2026, 11, 27))
     tournaments.update_tournament(
