@@ -39,15 +39,16 @@ __all__ = [
 ]
 
 
+# Who runs a club: directs its nights, keeps its guests, judges their claims.
+RUNS = [Member.Role.OWNER, Member.Role.DIRECTOR]
+
+
 def runs(club: Club, user) -> bool:
     """May `user` run the club (its owner and directors)?"""
     if not user.is_authenticated:
         return False
     return (
-        club.owner_id == user.pk
-        or club.members.filter(
-            player__user=user, role__in=[Member.Role.OWNER, Member.Role.DIRECTOR]
-        ).exists()
+        club.owner_id == user.pk or club.members.filter(player__user=user, role__in=RUNS).exists()
     )
 
 

@@ -14,6 +14,7 @@ from django.template.loader import render_to_string
 from claims.signals import merging_players, player_judges, players_merged
 from clubs import awards, seasons
 from clubs.models import Club, JoinRequest, Member, Season
+from clubs.queries import RUNS
 from core import live
 from games.models import Player
 from games.signals import hidden_players_seen, pages_showing_players
@@ -21,7 +22,6 @@ from stats.signals import profile_panels
 from tournaments.models import Tournament, nights_directed
 from tournaments.signals import projector_panels, tournament_panels, tournament_settled
 
-RUNS = [Member.Role.OWNER, Member.Role.DIRECTOR]
 # Who ranks above whom when two memberships become one.
 ROLE_RANK = {Member.Role.OWNER: 3, Member.Role.DIRECTOR: 2, Member.Role.MEMBER: 1}
 

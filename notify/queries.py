@@ -10,6 +10,8 @@ from django.db.models import CharField, Exists, F, OuterRef, Q, Value
 from django.db.models.functions import Cast, Concat
 from django.urls import reverse
 
+from clubs.models import Member
+from clubs.queries import RUNS
 from games.models import Round
 from notify import preferences
 from notify.models import Delivery, Kind, Notification
@@ -127,7 +129,7 @@ def _told_since_own_move(user_id: int, table_id: int, position: int) -> bool:
 def tournaments_today(now: datetime.datetime) -> list[tuple[object, dict, str]]:
     """(account, payload, key) for each account registered for a tournament played today
     (in the site's time zone), not finished; not those already checked in at the roll call,
-    nor the night's director (who made it, or was named one): they know."""
+    nor the night's directors (who made it, were named for it, or run its club): they know."""
     today = now.astimezone(preferences.zone_of(preferences.Settings())).date()
     told = Notification.objects.filter(
         user=OuterRef("player__user_id"),
@@ -137,6 +139,11 @@ def tournaments_today(now: datetime.datetime) -> list[tuple[object, dict, str]]:
     )
     directing = Tournament.directors.through.objects.filter(
         tournament_id=OuterRef("tournament_id"), user_id=OuterRef("player__user_id")
+    )
+    running_its_club = Member.objects.filter(
+        club_id=OuterRef("tournament__club_id"),
+        player__user_id=OuterRef("player__user_id"),
+        role__in=RUNS,
     )
     entries = (
         Entrant.objects.filter(
@@ -149,6 +156,7 @@ def tournaments_today(now: datetime.datetime) -> list[tuple[object, dict, str]]:
         .exclude(tournament__status=Tournament.Status.FINISHED)
         .exclude(player__user=F("tournament__created_by"))
         .exclude(Exists(directing))
+        .exclude(Exists(running_its_club))
         .exclude(Exists(told))
         .select_related("tournament", "player__user")
     )

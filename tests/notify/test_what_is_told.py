@@ -92,3 +92,23 @@ def test_nobody_checked_in_and_no_director_is_reminded_of_the_day(
     delivery.send_due(timezone.now() + datetime.timedelta(days=1))
     statuses = set(Delivery.objects.filter(notification=waiting).values_list("status", flat=True))
     assert statuses == {Delivery.Status.SKIPPED}
+
+
+def test_a_club_nights_directors_are_not_reminded_of_it_and_its_members_are(alice, bob, carol):
+    """bob directs the club (not named on the night itself): he runs its nights, and knows."""
+    from clubs import services as clubs
+    from clubs.models import Member
+
+    club = clubs.create_club(owner=alice, name="Туз")
+    for user in (bob, carol):
+        clubs.join(club=club, user=user, code=club.invite_code)
+    clubs.set_role(member=club.members.get(player__user=bob), role=Member.Role.DIRECTOR, by=alice)
+    night = make_cup(alice, club=club, date="2026-11-22")
+    for user in (bob, carol):
+        tournaments.register(tournament=night, user=user)
+    assert night.is_director(bob)
+    day = datetime.datetime(2026, 11, 22, 9, 0, tzinfo=datetime.UTC)
+    assert services.tell_tournament_days(day) == 1
+    assert told(bob, "reminder") == []
+    [reminder] = told(carol, "reminder")
+    assert reminder.payload["tournament"] == "Autumn cup"
