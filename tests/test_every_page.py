@@ -405,6 +405,11 @@ def problems_of(path: str, response, language: str, english: list[str]) -> list[
         ]
         for data in page.json:
             json.loads(data)
+        # Breadcrumbs lead somewhere: none ends with a separator («Стол 1 ›»).
+        for crumbs in re.findall(r'class="crumbs"[^>]*>(.*?)</(?:p|nav)>', body, re.S):
+            said = " ".join(re.sub(r"<[^>]+>", " ", crumbs).split())
+            if said.endswith(("›", "·")):
+                found.append(f"{path}: breadcrumbs end with a separator: {said!r}")
         if language == "ru":
             text = " ".join(" ".join(page.text).split())
             found += [f"{path}: English left: {piece!r}" for piece in english if piece in text]
@@ -470,7 +475,8 @@ def test_an_english_sentence_or_a_localized_coordinate_on_a_russian_page_is_foun
         content = (
             b'<html lang="ru"><p>Register for this tournament</p>'
             b'<svg><circle cx="28,0" cy="12.5"/><polyline points="1.5,2 3,4.25"/></svg>'
-            b'<input type="date" value="25.11.2026"></html>'
+            b'<input type="date" value="25.11.2026">'
+            b'<p class="crumbs"><a href="/play/">Play</a> \xe2\x80\xba</p></html>'
         )
 
         def get(self, header, default=""):
@@ -479,6 +485,7 @@ def test_an_english_sentence_or_a_localized_coordinate_on_a_russian_page_is_foun
     assert problems_of("/page/", Response(), "ru", english) == [
         "/page/: a number written ('circle', 'cx', '28,0', None)",
         "/page/: a number written ('input', 'value', '25.11.2026', 'date')",
+        "/page/: breadcrumbs end with a separator: 'Play ›'",
         "/page/: English left: 'Register for this tournament'",
     ]
 
