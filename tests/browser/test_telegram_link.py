@@ -47,6 +47,7 @@ def test_alice_links_telegram_from_the_notifications_page_on_her_phone(
     page.goto("/notifications/")
     panel = page.locator(".telegram-panel")
     expect(panel).not_to_contain_text(t("Telegram is not set up on this site."))
+
     # The browser goes to the bot, with a one-time token to start it with. (A redirect is not
     # routed by Playwright, and t.me is unreachable from here: the request is what shows that
     # the page's own policy let the browser go.)
