@@ -38,6 +38,10 @@ class Settings(models.Model):
     quiet_from = models.TimeField(_("quiet from"), null=True, blank=True)
     quiet_until = models.TimeField(_("quiet until"), null=True, blank=True)
     time_zone = models.CharField(_("time zone"), max_length=64, blank=True)
+    # The zone the person's browser last said it was in (at a login, a sign-up or a save of
+    # the Notifications page): their messages' times and quiet hours follow it while they
+    # chose none ("as in this browser").
+    browser_time_zone = models.CharField(max_length=64, blank=True)
     # The language the person last used the site in (notify.middleware): messages are
     # written in it; "" before they came back, which means Russian (notify.preferences).
     language = models.CharField(max_length=10, blank=True)

@@ -52,7 +52,9 @@ def language_of(prefs: Settings) -> str:
 
 def zone_of(prefs: Settings) -> zoneinfo.ZoneInfo:
     try:
-        return zoneinfo.ZoneInfo(prefs.time_zone or django_settings.TIME_ZONE)
+        return zoneinfo.ZoneInfo(
+            prefs.time_zone or prefs.browser_time_zone or django_settings.TIME_ZONE
+        )
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         return zoneinfo.ZoneInfo(django_settings.TIME_ZONE)
 

@@ -203,6 +203,8 @@ def language_at_login(sender, *, request, user, **kwargs) -> None:
 
 @receiver(user_logged_in)
 def time_zone_at_login(sender, *, request, user, **kwargs) -> None:
-    """The pages of this session show times in the zone the person chose (notify.time_zones)."""
+    """The pages of this session show times in the zone the person chose (notify.time_zones);
+    the zone their browser is in is kept for their messages, should they choose none."""
     if request is not None and hasattr(request, "session"):
         time_zones.remember(request, preferences.settings_of(user).time_zone)
+        services.remember_browser_zone(user=user, name=request.COOKIES.get(time_zones.COOKIE, ""))

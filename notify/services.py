@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from cards101.engine import Move
-from notify import preferences, queries
+from notify import preferences, queries, time_zones
 from notify.channels import CHANNELS
 from notify.models import Delivery, Kind, Notification, Settings
 
@@ -116,6 +116,17 @@ def remember_language(*, user, language: str) -> None:
         updated = Settings.objects.filter(user=user).update(language=language)
         if not updated:
             Settings.objects.get_or_create(user=user, defaults={"language": language})
+
+
+def remember_browser_zone(*, user, name: str) -> None:
+    """The zone the person's browser says it is in (notify.time_zones.COOKIE): their messages
+    and quiet hours follow it while they chose none. A name that is no zone is not kept."""
+    if not time_zones.is_zone(name):
+        return
+    with transaction.atomic():
+        updated = Settings.objects.filter(user=user).update(browser_time_zone=name)
+        if not updated:
+            Settings.objects.get_or_create(user=user, defaults={"browser_time_zone": name})
 
 
 # --- the worker's passes ---------------------------------------------------------------------

@@ -47,6 +47,9 @@ def settings_page(request: HttpRequest) -> HttpResponse:
                 time_zone=form.cleaned_data["time_zone"],
             )
             time_zones.remember(request, form.cleaned_data["time_zone"])
+            services.remember_browser_zone(
+                user=request.user, name=request.COOKIES.get(time_zones.COOKIE, "")
+            )
             messages.success(request, _("Your notification settings are saved."))
             return redirect("notify:settings")
     else:

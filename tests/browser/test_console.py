@@ -7,6 +7,7 @@ from django.urls import reverse
 from playwright.sync_api import ConsoleMessage, Page, expect
 
 from tests.browser.conftest import in_both_languages
+from tests.browser.test_focus_after_save import fill_round
 from tests.conftest import make_match
 from tests.tournaments.conftest import make_tournament
 
@@ -62,13 +63,7 @@ def test_saving_a_round_on_a_sheet_whose_fields_a_browser_extension_styled_break
         "() => document.querySelectorAll('#round-form input[id]').forEach("
         " (field) => { field.style.backgroundImage = 'none'; field.style.paddingRight = '2em'; })"
     )
-    for index, entry in enumerate(page.locator("#round-form fieldset.entry").all()):
-        if index == 0:
-            entry.locator("input[type=radio][value=out]").check()
-            entry.locator("input[data-cards]").fill("9♣")
-        else:
-            entry.locator("input[type=radio][value=points]").check()
-            entry.locator("input[type=number]").fill("10")
+    fill_round(page, [10, 20])
     page.get_by_role("button", name="Save round").click()
     expect(page.locator("#sheet-status")).to_have_text("Round 1 saved.")
     page.wait_for_function("!document.querySelector('.htmx-settling, .htmx-swapping')")

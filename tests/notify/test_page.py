@@ -198,3 +198,37 @@ def test_what_was_sent_lately_links_to_what_it_was_about(alice, client):
     client.force_login(alice)
     page = client.get("/notifications/", headers={"Accept-Language": "ru"}).content.decode()
     assert '<a href="/play/12/">Ваш ход: Вечерний стол</a>' in page
+
+
+def test_with_no_zone_chosen_messages_follow_the_zone_her_browser_logged_in_from(alice, client):
+    """alice never picked a zone ("as in this browser"): the worker, which sees no browser,
+    keeps her quiet hours and writes her messages' times in the zone her browser said at her
+    last login or save (Samara, UTC+4), not in the site's (UTC)."""
+    import datetime
+
+    Settings.objects.create(
+        user=alice, quiet_from=datetime.time(22, 0), quiet_until=datetime.time(8, 0)
+    )
+    browser = Client()
+    browser.cookies["tz"] = "Europe/Samara"
+    browser.post("/accounts/login/", {"login": "alice", "password": "alice-password"})
+    prefs = preferences.settings_of(alice)
+    assert prefs.time_zone == ""  # still her choice: as in this browser
+    assert preferences.zone_of(prefs).key == "Europe/Samara"
+    evening = datetime.datetime(2026, 12, 1, 19, 0, tzinfo=datetime.UTC)  # 23:00 in Samara
+    assert preferences.quiet_until(prefs, evening) == datetime.datetime(
+        2026,
+        12,
+        2,
+        4,
+        0,
+        tzinfo=datetime.UTC,  # 08:00 in Samara
+    )
+    # Another browser, on a trip, and a save of the page: the zone it says.
+    browser.cookies["tz"] = "Asia/Vladivostok"
+    browser.post("/notifications/", {"time_zone": ""})
+    assert preferences.zone_of(preferences.settings_of(alice)).key == "Asia/Vladivostok"
+    # A cookie that names no zone changes nothing.
+    browser.cookies["tz"] = "Mars/Olympus"
+    browser.post("/notifications/", {"time_zone": ""})
+    assert preferences.zone_of(preferences.settings_of(alice)).key == "Asia/Vladivostok"
