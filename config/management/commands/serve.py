@@ -10,6 +10,7 @@ All stop together (Ctrl-C). Production runs them as processes of their own (READ
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 
@@ -49,6 +50,9 @@ class Command(BaseCommand):
                     [sys.executable, "manage.py", "telegram_poll"], cwd=settings.BASE_DIR
                 )
             )
+        # uvicorn stops on a SIGTERM, then raises it again with the handler it found: this
+        # one, so that the helpers are stopped below rather than left running, orphaned.
+        signal.signal(signal.SIGTERM, _exit_on_sigterm)
         try:
             address = f"http://{host}:{port}"
             self.stdout.write(
@@ -75,6 +79,10 @@ class Command(BaseCommand):
                     helper.wait(timeout=10)
                 except subprocess.TimeoutExpired:
                     helper.kill()
+
+
+def _exit_on_sigterm(signum, frame) -> None:
+    raise SystemExit(128 + signum)
 
 
 def _code_dirs() -> list[str]:
