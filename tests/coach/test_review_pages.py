@@ -52,14 +52,19 @@ def test_the_replay_marks_every_reviewed_move_and_links_each_to_its_step(client,
     rows = list(ReviewedDecision.objects.filter(review__table=table).order_by("index"))
     for row in rows:
         assert f'href="?step={row.index}"' in page
-    assert page.count('class="coach-mark"') >= len(rows)
-    for label in {row.label for row in rows}:
-        assert {
-            "best": "best",
-            "inaccuracy": "inaccuracy",
-            "mistake": "mistake",
-            "blunder": "blunder",
-        }[label] in page
+    # Each move's own line says its label, in words and by its class, as the review judged it.
+    said = {
+        int(step): (kind, words)
+        for kind, step, words in re.findall(
+            r'<li class="label-(\w+)"><a href="\?step=(\d+)".*?'
+            r'<span class="coach-mark" aria-hidden="true">[^<]*</span> '
+            r'<span class="coach-label">([^<]*)</span>',
+            page,
+        )
+    }
+    words = {"best": "best", "inaccuracy": "inaccuracy", "mistake": "mistake", "blunder": "blunder"}
+    assert {row.index: (row.label, words[row.label]) for row in rows} == said
+    assert {row.label for row in rows} - {"best"}, "greedy bots make costly moves to mark"
 
 
 def test_at_a_costly_move_the_replay_says_what_was_better_and_what_it_would_have_saved(
@@ -119,12 +124,17 @@ def test_the_match_review_gives_each_seats_accuracy_and_their_costliest_decision
 
 
 def test_a_stand_ins_moves_do_not_count_in_a_persons_accuracy(client, alice):
-    table = reviewed(alice)
+    table = reviewed(alice, rounds=3)
     mine = ReviewedDecision.objects.filter(review__table=table, seat=0)
-    own = mine.exclude(label="best").first() or mine.first()
-    mine.exclude(pk=own.pk).update(by="timer")
+    own = mine.exclude(label="best").order_by("-loss").first()
+    assert own is not None, "a player of first moves makes a costly one"
+    everything = round(analysis.accuracy([d.loss for d in mine]))
+    alone = round(analysis.accuracy([own.loss]))
+    assert alone != everything  # so that the page shows which it counted
+    mine.exclude(pk=own.pk).update(by="timer")  # the others were the stand-in's
+    client.force_login(alice)
     page = client.get(reverse("coach:table_review", args=[table.pk]), headers=EN).content.decode()
-    assert f"<strong>{round(analysis.accuracy([own.loss]))}%</strong>" in page
+    assert percent(r'<tr class="mine">.*?<strong>(\d+)%</strong>', page) == alone
 
 
 def test_the_match_review_says_when_rounds_still_wait(client, alice):

@@ -107,28 +107,36 @@ def test_a_forged_watch_token_marks_nobody(alice):
 
 
 def test_every_seated_account_gets_its_table_by_mail_when_a_round_is_seated(
-    alice, bob, carol, smtp_sink
+    alice, bob, carol, smtp_sink, django_user_model
 ):
+    """Six players, two tables of three: each is told their own table's number and who else
+    sits there (in Russian, the language of someone who never chose one)."""
     tournament = make_cup(alice)
-    for user in (bob, carol):
+    players = [bob, carol] + [
+        django_user_model.objects.create_user(name, f"{name}@example.com", "password")
+        for name in ("dave", "erin", "fred", "gina")
+    ]
+    for user in players:
         tournaments.enter_checked_in(tournament=tournament, player=user.player)
     round_ = tournaments.seat_next_round(tournament=tournament, by=alice)
-    table = Table.objects.get(round=round_)
+    tables = list(Table.objects.filter(round=round_).order_by("number"))
+    assert [table.number for table in tables] == [1, 2]
     worker_pass()
-    for user, other in ((bob, "carol"), (carol, "bob")):
-        [mail] = smtp_sink.to(user.email)
-        body = mail.get_content()
-        assert "Autumn cup" in mail["Subject"]
-        assert "1" in mail["Subject"]  # table 1
-        assert other in body
-        assert f"https://101.example/matches/{table.match_id}/" in body or (
-            f"https://101.example{table.match.get_absolute_url()}" in body
-        )
+    for table in tables:
+        seated = [seat.player.user for seat in table.match.seats.select_related("player__user")]
+        for user in seated:
+            [mail] = smtp_sink.to(user.email)
+            assert mail["Subject"] == f"Autumn cup, тур 1: стол {table.number}"
+            body = mail.get_content()
+            assert all(other.username in body for other in seated if other != user)
+            assert not any(other.username in body for other in players if other not in seated)
+            assert f"https://101.example{table.match.get_absolute_url()}" in body
     # The director starts the clock: each is told that too.
     tournaments.start_clock(round_=round_, minutes=45)
     worker_pass()
-    assert len(smtp_sink.to(bob.email)) == 2
-    assert "45" in smtp_sink.to(bob.email)[1].get_content()
+    for user in players:
+        [_table, clock] = smtp_sink.to(user.email)
+        assert "Пошло время тура 1 турнира «Autumn cup»: 45 минут." in clock.get_content()
 
 
 def make_cup(director, **changes):

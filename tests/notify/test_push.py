@@ -27,6 +27,7 @@ from notify import delivery, services
 from notify.channels import CHANNELS, GiveUp, TryLater
 from notify.management.commands.vapid_keys import new_key_pair
 from notify.models import Delivery, Kind, Notification, PushSubscription
+from tests.conftest import make_match
 
 SUBJECT = "mailto:director@example.org"
 
@@ -540,8 +541,34 @@ def test_the_manifest_names_the_site_with_its_icons_in_every_language(client, la
 
 
 @pytest.mark.django_db
-def test_every_page_links_the_manifest(client):
-    assert '<link rel="manifest" href="/manifest.webmanifest">' in client.get("/").text
+def test_every_page_links_the_manifest(client, alice):
+    """Whichever page a phone adds to its home screen (a match, a club, the sign-up page, a
+    page not found), signed in or not: each names the manifest."""
+    match = make_match(alice, ["alice", "Вера"])
+    anyone = [
+        "/",
+        reverse("games:rules"),
+        match.get_absolute_url(),
+        reverse("tournaments:list"),
+        reverse("clubs:list"),
+        reverse("play:lobby"),
+        reverse("stats:leaderboard"),
+        "/no-such-page/",
+    ]
+    signed_out = [*anyone, reverse("account_login"), reverse("account_signup")]
+    signed_in = [
+        *anyone,
+        reverse("notify:settings"),
+        reverse("stats:profile", args=[alice.player.pk]),
+    ]
+    link = '<link rel="manifest" href="/manifest.webmanifest">'
+    for pages in (signed_out, signed_in):
+        if pages is signed_in:
+            client.force_login(alice)
+        for path in pages:
+            response = client.get(path)
+            assert response.status_code == (404 if path == "/no-such-page/" else 200), path
+            assert link in response.text, path
 
 
 @pytest.mark.django_db
