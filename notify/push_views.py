@@ -4,17 +4,15 @@ passes on its renewed subscription (templates/games/sw.js)."""
 
 from __future__ import annotations
 
-import json
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
+from core.http import NotJson, local_path, read_json
 from core.limits import limit
 from notify.channels import push
 
@@ -24,10 +22,10 @@ def _refused(text: str) -> JsonResponse:
 
 
 def _json_body(request: HttpRequest) -> object:
-    """The posted JSON, or PushError saying it is not JSON."""
+    """The posted JSON (core.http.read_json), or PushError saying it is not JSON."""
     try:
-        return json.loads(request.body)
-    except (UnicodeDecodeError, json.JSONDecodeError):
+        return read_json(request)
+    except NotJson:
         raise push.PushError(
             _("The request is not JSON: send the browser's subscription.")
         ) from None
@@ -75,12 +73,7 @@ def push_unsubscribe(request: HttpRequest) -> HttpResponse:
         )
         % {"count": count},
     )
-    back = request.POST.get("next", "")
-    if not url_has_allowed_host_and_scheme(
-        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        back = "/"
-    return HttpResponseRedirect(back)
+    return HttpResponseRedirect(local_path(request, request.POST.get("next", "")) or "/")
 
 
 @csrf_exempt

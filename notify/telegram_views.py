@@ -3,8 +3,6 @@ page, and the webhook Telegram posts the bot's updates to (README "Telegram").""
 
 from __future__ import annotations
 
-import json
-
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -12,11 +10,11 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadReque
 from django.shortcuts import redirect
 from django.utils import translation
 from django.utils.crypto import constant_time_compare
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
+from core.http import NotJson, local_path, read_json
 from core.limits import limit
 from notify import telegram_links
 from notify.channels import telegram
@@ -24,12 +22,7 @@ from notify.channels import telegram
 
 def _back(request: HttpRequest) -> HttpResponse:
     """Back to the page the button was on (the Notifications page), never elsewhere."""
-    back = request.POST.get("next", "")
-    if not url_has_allowed_host_and_scheme(
-        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        back = "/"
-    return redirect(back)
+    return redirect(local_path(request, request.POST.get("next", "")) or "/")
 
 
 @login_required
@@ -67,8 +60,8 @@ def webhook(request: HttpRequest, secret: str) -> HttpResponse:
     ):
         raise Http404
     try:
-        update = json.loads(request.body)
-    except ValueError:
+        update = read_json(request)
+    except NotJson:
         return HttpResponseBadRequest()
     if not isinstance(update, dict):
         return HttpResponseBadRequest()

@@ -120,6 +120,9 @@ class VacationDatesForm(forms.Form):
         starts, ends = cleaned.get("starts"), cleaned.get("ends")
         if starts and ends and ends < starts:
             raise forms.ValidationError(_("The vacation's last day comes after its first."))
+        # No allowance reaches further (a year's days, taken at the end of the next year).
+        if ends and ends > timezone.localdate() + datetime.timedelta(days=2 * 366):
+            raise forms.ValidationError(_("Take a vacation that ends within the next two years."))
         return cleaned
 
     def span(self) -> tuple[datetime.datetime, datetime.datetime]:

@@ -174,13 +174,11 @@ def answer(update: dict) -> None:
     token's account, `/stop` unlinks it; anything else in a private chat gets a word of help.
     A reply that fails is logged, not raised: the link is made either way, and Telegram must
     not send the update again."""
-    message = update.get("message") or {}
-    chat = message.get("chat") or {}
-    if chat.get("type") != "private" or not isinstance(message.get("text"), str):
+    said = _private_text(update)
+    if said is None:
         return
-    chat_id = chat["id"]
-    language = (message.get("from") or {}).get("language_code") or ""
-    command, _space, argument = message["text"].strip().partition(" ")
+    chat_id, text, language = said
+    command, _space, argument = text.strip().partition(" ")
     command = command.split("@", 1)[0].lower()  # "/start@the_bot" in a chat with several bots
     if command == "/start" and argument.strip():
         used = telegram_links.link_chat(token=argument.strip(), chat_id=chat_id)
@@ -196,6 +194,23 @@ def answer(update: dict) -> None:
         )
     else:
         _reply(chat_id, language, "help")
+
+
+def _private_text(update: dict) -> tuple[int, str, str] | None:
+    """(chat id, text, the sender's language or "") of a text message in a private chat; None
+    for any other update, and for a shape Telegram never sends (a chat that is a string, an
+    id that is not a number)."""
+    message = update.get("message")
+    if not isinstance(message, dict):
+        return None
+    chat, text, sender = message.get("chat"), message.get("text"), message.get("from")
+    if not isinstance(chat, dict) or chat.get("type") != "private" or not isinstance(text, str):
+        return None
+    chat_id = chat.get("id")
+    if not isinstance(chat_id, int) or isinstance(chat_id, bool):
+        return None
+    language = sender.get("language_code") if isinstance(sender, dict) else None
+    return chat_id, text, language if isinstance(language, str) else ""
 
 
 def _reply(chat_id: int, language: str, what: str) -> None:

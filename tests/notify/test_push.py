@@ -364,6 +364,39 @@ def test_a_renewed_subscription_replaces_the_old_for_the_same_person(
     assert PushSubscription.objects.count() == 1
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "name", ["notify:push_subscribe", "notify:push_unsubscribe", "notify:push_renew"]
+)
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        lambda s: "[" * 100_000 + "]" * 100_000,  # too deep for Python's parser
+        lambda s: {**s, "keys": {"p256dh": [[[[[[[[[[[[[[[[[[["deep"]]]]]]]]]]]]]]]]]]]}},
+        lambda s: {**s, "endpoint": s["endpoint"] + "\u0000"},
+        lambda s: {**s, "endpoint": s["endpoint"] + "\ud800"},
+        lambda s: {**s, "endpoint": 1e400},
+    ],
+    ids=["deep", "nested", "nul", "surrogate", "huge"],
+)
+def test_a_body_the_site_cannot_keep_is_refused_by_each_push_address_and_changes_nothing(
+    client, alice, keys, push_service, name, spoil
+):
+    """Once a RecursionError, or an error of PostgreSQL's (a NUL, half a surrogate pair): a
+    500, and /push/renew/ asks for no login."""
+    kept = subscribed(alice, push_service.browser("kept"))
+    good = push_service.browser("new").subscription()
+    body = spoil(good)
+    if name == "notify:push_renew" and isinstance(body, dict):
+        body = {"old_endpoint": body["endpoint"], "subscription": body}
+    client.force_login(alice)
+    data = body if isinstance(body, str) else json.dumps(body).replace("Infinity", "1e400")
+    response = client.post(reverse(name), data, content_type="application/json")
+    assert response.status_code == 400
+    assert "error" in response.json()
+    assert list(PushSubscription.objects.values_list("endpoint", flat=True)) == [kept.endpoint]
+
+
 # The channel, against the fake push service.
 
 

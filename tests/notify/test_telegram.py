@@ -262,6 +262,9 @@ def test_the_unlink_button_unlinks_and_goes_back(api, alice_client, alice):
     assert "Telegram is unlinked: no more notifications go there." in home.content.decode()
     response = alice_client.post(reverse("telegram:unlink"), {"next": "https://evil.example/"})
     assert response.headers["Location"] == "/"
+    # Not a path: once read as the name of a view (NoReverseMatch, a 500).
+    response = alice_client.post(reverse("telegram:unlink"), {"next": "x"})
+    assert response.status_code == 302 and response.headers["Location"] == "/"
 
 
 def test_linking_and_unlinking_need_an_account_and_a_post(api, client):
@@ -543,3 +546,50 @@ def test_the_bots_help_links_to_the_site(api, client, settings):
     post_update(client, update(ALICE_CHAT, "hello", language="ru"))
     [reply] = api.sent()
     assert "https://101.example/notifications/" in reply["text"]
+
+
+def nested(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+def shaped(**message) -> str:
+    """An update whose message is alice's /start, changed as `message` says."""
+    body = update(ALICE_CHAT, "/start token")
+    body["message"].update(message)
+    return json.dumps(body)
+
+
+@pytest.mark.parametrize(
+    ("body", "status"),
+    [
+        # Shapes Telegram never sends: answered, and nothing is done.
+        (json.dumps({"update_id": 1, "message": "hello"}), 200),
+        (shaped(chat="private"), 200),
+        (shaped(chat={"type": "private"}), 200),
+        (shaped(chat={"type": "private", "id": "abc"}), 200),
+        (shaped(chat={"type": "private", "id": True}), 200),
+        (shaped(**{"from": "me"}), 200),
+        (shaped(**{"from": {"id": 1, "language_code": 5}}), 200),
+        (shaped(text=["/start"]), 200),
+        # Bodies the site cannot keep or read: refused.
+        (shaped(chat={"type": "private", "id": 1e400}).replace("Infinity", "1e400"), 400),
+        (shaped(chat={"type": "private", "id": 10**30}), 400),
+        (shaped(text="/start \ud800"), 400),
+        (shaped(text="/start a\u0000b"), 400),
+        (json.dumps({"update_id": 1, "message": {"chat": json.loads(nested(50))}}), 400),
+        ('{"update_id": 1, "message": ' + nested(100_000) + "}", 400),
+        ("NaN", 400),
+        ("[1, 2]", 400),
+    ],
+)
+def test_an_update_of_any_shape_is_answered_without_an_error_and_links_nothing(
+    api, alice, client, body, status
+):
+    response = client.post(
+        reverse("telegram:webhook", kwargs={"secret": SECRET}),
+        data=body,
+        content_type="application/json",
+        headers={"X-Telegram-Bot-Api-Secret-Token": SECRET},
+    )
+    assert response.status_code == status
+    assert not TelegramLink.objects.exists()

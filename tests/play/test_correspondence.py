@@ -451,3 +451,20 @@ def test_the_moves_due_are_read_in_two_queries_however_many(alice, bob, carol, c
     with CaptureQueriesContext(connection) as four:
         assert len(moves_due(alice)) == 4
     assert len(one) == len(four) == 2
+
+
+@pytest.mark.parametrize(
+    ("starts", "ends"), [("9999-12-31", "9999-12-31"), ("2026-03-10", "9999-12-31")]
+)
+def test_a_vacation_that_ends_in_the_year_9999_is_refused_with_a_reason(
+    client, alice, clock, starts, ends
+):
+    """The day after the last (where the vacation's end is kept) was past any date there is:
+    an OverflowError, a 500."""
+    clock.now = datetime.datetime(2026, 3, 1, 12, tzinfo=datetime.UTC)
+    client.force_login(alice)
+    data = {"action": "dates", "dates-starts": starts, "dates-ends": ends}
+    response = client.post(reverse("play:vacation"), data, **RU)
+    assert response.status_code == 200
+    assert "Возьмите отпуск, который закончится в ближайшие два года." in response.content.decode()
+    assert not Vacation.objects.exists()
