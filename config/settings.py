@@ -430,7 +430,8 @@ RATELIMIT_IP_META_KEY = "core.limits.client_address"
 if os.environ.get("DJANGO_EMAIL_HOST"):
     MAILERS = {
         "default": {
-            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            # Django's, which tells a message in doubt from one to try again (notify/smtp.py).
+            "BACKEND": "notify.smtp.EmailBackend",
             "OPTIONS": {
                 "host": os.environ["DJANGO_EMAIL_HOST"],
                 "port": env_int("DJANGO_EMAIL_PORT", "587"),

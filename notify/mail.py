@@ -5,8 +5,9 @@ whose row is written in the transaction of the request and run by `manage.py tas
 A sign-up no longer waits for the mail server (1.5–4.4 s with a real one): the message is
 rendered in the request, in its language, and sent outside it. As with notifications
 (notify.delivery): an outage is tried again later, with the same backoff, up to the same limit;
-a refused address or a 5xx answer is given up; a task is run once, so a worker killed while
-sending does not send it again.
+a 5xx answer is given up, a 4xx (greylisting) tried again; a task is run once, so a worker
+killed while sending does not send it again, and a message the server may have kept when it
+stopped answering is not sent again either (notify.smtp).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from django.core.mail import EmailMessage, EmailMultiAlternatives
 from django.tasks import task
 from django.utils import timezone
 
-from notify.channels.email import is_permanent
+from notify.channels.email import is_permanent, said
 from notify.delivery import MOST_ATTEMPTS, backoff
 
 logger = logging.getLogger(__name__)
@@ -59,12 +60,9 @@ def send_mail(message: dict, attempt: int = 1) -> str:
         mail.attach_alternative(message["html"], "text/html")
     try:
         mail.send()
-    except smtplib.SMTPRecipientsRefused:
-        logger.warning("mail: the server refused %s; given up", message["to"])
-        return "refused"
     except (smtplib.SMTPException, OSError) as failed:
         if is_permanent(failed) or attempt >= MOST_ATTEMPTS:
-            logger.warning("mail to %s given up: %s", message["to"], failed)
+            logger.warning("mail to %s given up: %s", message["to"], said(failed))
             return "given up"
         wait: datetime.timedelta = backoff(attempt)
         send_mail.using(run_after=timezone.now() + wait).enqueue(message, attempt + 1)

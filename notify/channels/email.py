@@ -3,6 +3,7 @@ every message carries a one-click unsubscribe link (RFC 8058 headers too)."""
 
 from __future__ import annotations
 
+import email.policy
 import smtplib
 
 from django.core.mail import EmailMessage
@@ -13,6 +14,7 @@ from notify import tokens
 from notify.channels import GiveUp, TryLater, register
 from notify.links import absolute
 from notify.models import Channel
+from notify.smtp import MailInDoubt
 
 
 class EmailChannel:
@@ -41,7 +43,7 @@ class EmailChannel:
                 % {"link": absolute(reverse("notify:settings"))},
             ]
         )
-        message = EmailMessage(
+        message = _Message(
             subject=title,
             body=body,
             to=[user.email],
@@ -53,23 +55,41 @@ class EmailChannel:
         )
         try:
             message.send()
-        except smtplib.SMTPRecipientsRefused as refused:
-            raise GiveUp(_refused(refused)) from refused
         except (smtplib.SMTPException, OSError) as failed:
             if is_permanent(failed):
-                raise GiveUp(str(failed)) from failed
-            raise TryLater(f"{type(failed).__name__}: {failed}") from failed
+                raise GiveUp(said(failed)) from failed
+            raise TryLater(said(failed)) from failed
 
 
-def _refused(refused: smtplib.SMTPRecipientsRefused) -> str:
-    reasons = [f"{code} {reason!r}" for code, reason in refused.recipients.values()]
-    return "the server refused the address: " + "; ".join(reasons)
+class _Message(EmailMessage):
+    """Headers folded at 998 characters, as RFC 5322 allows, not 78: a List-Unsubscribe
+    address longer than that was written as encoded words (=?utf-8?q?=3Chttps...), which no
+    mail program reads as the literal <URI> RFC 2369 and 8058 ask for."""
+
+    def message(self, *, policy=email.policy.default):
+        return super().message(policy=policy.clone(max_line_length=998))
+
+
+def said(failed: Exception) -> str:
+    """What went wrong, for the person's page and the log."""
+    if isinstance(failed, smtplib.SMTPRecipientsRefused):
+        reasons = [f"{code} {reason!r}" for code, reason in failed.recipients.values()]
+        return "the server refused the address: " + "; ".join(reasons)
+    return f"{type(failed).__name__}: {failed}"
 
 
 def is_permanent(failed: Exception) -> bool:
-    """A 5xx answer to the message itself (not the connection) will never succeed."""
+    """Whether sending again could never help, or could send the message twice: a 5xx answer
+    to the sender, every address or the message (a 4xx, greylisting among them, is for now);
+    or a message in doubt (notify.smtp), which the server may have kept."""
+    if isinstance(failed, MailInDoubt):
+        return True
+    if isinstance(failed, smtplib.SMTPRecipientsRefused):
+        codes = [code for code, _reason in failed.recipients.values()]
+        return bool(codes) and all(500 <= code < 600 for code in codes)
     code = getattr(failed, "smtp_code", None)
-    return isinstance(failed, smtplib.SMTPDataError) and code is not None and 500 <= code < 600
+    permanent_kind = isinstance(failed, smtplib.SMTPDataError | smtplib.SMTPSenderRefused)
+    return permanent_kind and code is not None and 500 <= code < 600
 
 
 register(EmailChannel())

@@ -4,6 +4,7 @@ table* (a round seated) by e-mail, naming the table and linking to it with the s
 address; nothing while the person watches, nothing twice."""
 
 import datetime
+import re
 import threading
 
 import pytest
@@ -167,6 +168,54 @@ def test_a_refused_address_is_given_up_at_once(alice, smtp_sink):
     delivery = Delivery.objects.get()
     assert delivery.status == Delivery.Status.FAILED, delivery.error
     assert "refused" in delivery.error
+
+
+def test_a_greylisted_address_is_tried_again_and_gets_its_mail(alice, smtp_sink):
+    """451 at RCPT TO: "try again later", as greylisting servers say to a first sender."""
+    smtp_sink.greylisted.add("alice@example.com")
+    table = new_table(alice, seats=("me", "greedy"))
+    until_my_turn(table)
+    waited(table)
+    worker_pass()
+    waiting = Delivery.objects.get()
+    assert waiting.status == Delivery.Status.PENDING, waiting.error
+    assert "451" in waiting.error and smtp_sink.messages == []
+    smtp_sink.greylisted.clear()
+    Delivery.objects.update(due_at=timezone.now())
+    worker_pass()
+    assert Delivery.objects.get().status == Delivery.Status.SENT
+    assert len(smtp_sink.to("alice@example.com")) == 1
+
+
+def test_a_server_that_stops_answering_once_it_has_the_message_gets_it_once(
+    alice, smtp_sink, settings
+):
+    """The whole message was handed over, then no answer: the server may have queued it. It
+    is given up, in doubt, never sent a second time."""
+    settings.MAILERS["default"]["OPTIONS"]["timeout"] = 1
+    smtp_sink.slow = 2
+    table = new_table(alice, seats=("me", "greedy"))
+    until_my_turn(table)
+    waited(table)
+    worker_pass()
+    given_up = Delivery.objects.get()
+    assert given_up.status == Delivery.Status.FAILED
+    assert "no answer after the message was sent" in given_up.error
+    smtp_sink.slow = 0
+    Delivery.objects.update(due_at=timezone.now())
+    worker_pass()
+    assert len(smtp_sink.to("alice@example.com")) == 1
+
+
+def test_the_unsubscribe_header_is_the_literal_address_mail_programs_read(alice, smtp_sink):
+    table = new_table(alice, seats=("me", "greedy"))
+    until_my_turn(table)
+    waited(table)
+    worker_pass()
+    [raw] = smtp_sink.raw
+    header = re.search(rb"^List-Unsubscribe: (.*)$", raw, re.M)[1].decode().strip()
+    assert re.fullmatch(r"<https://101\.example/notifications/unsubscribe/[^>\s]+/>", header)
+    assert b"List-Unsubscribe-Post: List-Unsubscribe=One-Click" in raw
 
 
 def test_a_player_whose_seat_is_swapped_is_told_the_new_table(alice, bob, carol):
