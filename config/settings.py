@@ -467,6 +467,8 @@ PUSH_SERVICE_HOSTS = env_list(
     "DJANGO_PUSH_SERVICE_HOSTS",
     "fcm.googleapis.com,updates.push.services.mozilla.com,.notify.windows.com,web.push.apple.com",
 )
+# ...on its scheme's own port (443), or one of these (the tests' fake push service's).
+PUSH_ENDPOINT_PORTS: list[int] = []
 # The site's address, for the links in messages sent off the site (notify).
 # Background work as tasks of Django's framework, stored in the database (django-tasks-db): a
 # task's row is written in the transaction of its cause and run by `manage.py tasks_worker`

@@ -12,6 +12,7 @@ from functools import cache
 from urllib.parse import urlsplit
 
 import requests
+from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
@@ -74,6 +75,37 @@ def _push_service(host: str) -> bool:
     )
 
 
+DEFAULT_PORTS = {"https": 443, "http": 80}
+
+
+def _endpoint_allowed(endpoint: str) -> bool:
+    """A push service's address, read one way only: no user part (in
+    "https://127.0.0.1:8247\\@push.example/x" one parser sees push.example, the HTTP library
+    127.0.0.1), no backslash, its scheme's own port (or one of settings.PUSH_ENDPOINT_PORTS),
+    on a push service's host."""
+    parts = urlsplit(endpoint)
+    try:
+        port = parts.port
+    except ValueError:
+        return False
+    if "\\" in endpoint or "@" in parts.netloc:
+        return False
+    own_port = port is None or port == DEFAULT_PORTS.get(parts.scheme)
+    if not own_port and port not in settings.PUSH_ENDPOINT_PORTS:
+        return False
+    return _push_service(parts.hostname or "")
+
+
+def _on_the_curve(p256dh: str) -> bool:
+    """A P-256 public key, as a browser makes (its point on the curve, not 65 bytes only)."""
+    raw = base64.urlsafe_b64decode(p256dh + "=" * (-len(p256dh) % 4))
+    try:
+        ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), raw)
+    except ValueError:
+        return False
+    return True
+
+
 def check_subscription(data: object) -> dict[str, str]:
     """The endpoint and keys of a browser's `PushSubscription.toJSON()`, checked: an HTTPS
     address (settings.PUSH_ENDPOINT_SCHEMES) and the keys' sizes (a P-256 public key, a
@@ -90,7 +122,7 @@ def check_subscription(data: object) -> dict[str, str]:
         raise PushError(
             _("The subscription's endpoint is not an address of a push service.")
         ) from None
-    if not _push_service(urlsplit(endpoint).hostname or ""):
+    if not _endpoint_allowed(endpoint):
         raise PushError(
             _("The subscription's endpoint is not an address of a push service.")
         ) from None
@@ -98,7 +130,7 @@ def check_subscription(data: object) -> dict[str, str]:
     if not isinstance(keys, dict):
         raise PushError(_("The subscription has no keys."))
     p256dh = _decoded(keys.get("p256dh"), size=65, what="p256dh")
-    if not base64.urlsafe_b64decode(p256dh + "=" * (-len(p256dh) % 4)).startswith(b"\x04"):
+    if not _on_the_curve(p256dh):
         raise PushError(
             _("The subscription's %(what)s key is not a key a browser makes.") % {"what": "p256dh"}
         )
@@ -192,6 +224,12 @@ class PushChannel:
         later: TryLater | None = None
         refused: list[str] = []
         for subscription in subscriptions:
+            if not (
+                _endpoint_allowed(subscription.endpoint) and _on_the_curve(subscription.p256dh)
+            ):
+                subscription.delete()  # kept before the checks above: it can never be sent to
+                refused.append("a browser's subscription could not be used")
+                continue
             try:
                 webpush(
                     subscription_info={
@@ -219,6 +257,9 @@ class PushChannel:
                     refused.append(f"push service {host} refused it ({status})")
             except requests.RequestException as error:
                 later = TryLater(f"push service unreachable: {type(error).__name__}")
+            except (ValueError, TypeError) as error:
+                # What the encryption makes of keys it cannot use: this browser alone.
+                refused.append(f"a browser's keys could not be used: {type(error).__name__}")
         if delivered:
             return
         if later is not None:

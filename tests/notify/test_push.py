@@ -114,8 +114,9 @@ def keys(settings) -> tuple[str, str]:
 
 
 @pytest.fixture
-def push_service() -> Iterator[FakePushService]:
+def push_service(settings) -> Iterator[FakePushService]:
     service = FakePushService()
+    settings.PUSH_ENDPOINT_PORTS = [service.server.server_port]  # not 443: a port of its own
     yield service
     service.stop()
 
@@ -243,6 +244,40 @@ def test_only_a_push_services_address_is_taken(client, alice, keys, settings):
         response = post_json(client, "notify:push_subscribe", Browser(service).subscription())
         assert response.status_code == 201
     assert PushSubscription.objects.count() == 2
+
+
+@pytest.mark.django_db
+def test_an_address_two_parsers_could_read_apart_or_on_another_port_is_refused(
+    client, alice, keys, settings
+):
+    """The allow-list read "https://127.0.0.1:8247\\@push.example/x" as push.example, the
+    HTTP library as 127.0.0.1: a person could have the site post into its own network."""
+    settings.PUSH_SERVICE_HOSTS = ["push.example", "fcm.googleapis.com"]
+    client.force_login(alice)
+    for elsewhere in (
+        "https://127.0.0.1:8247\\@push.example/x",
+        "https://someone@push.example/x",
+        "https://push.example:8443/x",
+        "https://push.example:99999/x",
+        "https://fcm.googleapis.com\\.evil.example/x",
+    ):
+        response = post_json(client, "notify:push_subscribe", Browser(elsewhere).subscription())
+        assert response.status_code == 400, elsewhere
+    assert not PushSubscription.objects.exists()
+    service = "https://push.example:443/x"
+    response = post_json(client, "notify:push_subscribe", Browser(service).subscription())
+    assert response.status_code == 201
+
+
+@pytest.mark.django_db
+def test_a_key_that_is_no_point_on_the_curve_is_refused(client, alice, keys):
+    browser = Browser("https://push.example.org/send/abc")
+    subscription = browser.subscription()
+    subscription["keys"]["p256dh"] = b64(b"\x04" + bytes(64))  # 65 bytes, no point
+    client.force_login(alice)
+    response = post_json(client, "notify:push_subscribe", subscription)
+    assert response.json() == {"error": NOT_A_KEY % "p256dh"}
+    assert not PushSubscription.objects.exists()
 
 
 @pytest.mark.django_db
@@ -398,6 +433,25 @@ def test_a_body_the_site_cannot_keep_is_refused_by_each_push_address_and_changes
 
 
 # The channel, against the fake push service.
+
+
+@pytest.mark.django_db
+def test_a_browser_whose_keys_cannot_be_used_is_forgotten_and_the_others_get_their_push_once(
+    alice, keys, push_service
+):
+    """Once its error ended the whole send: tried again, the person's other browsers got
+    every try again (3 copies in 3 attempts)."""
+    phone = push_service.browser("phone")
+    subscribed(alice, phone)
+    PushSubscription.objects.create(
+        user=alice,
+        endpoint=f"{push_service.url}/push/old",
+        p256dh=b64(b"\x04" + bytes(64)),
+        auth=b64(bytes(16)),
+    )
+    send(told(alice))  # sent: no TryLater
+    assert [request["path"] for request in push_service.received] == ["/push/phone"]
+    assert list(PushSubscription.objects.values_list("endpoint", flat=True)) == [phone.endpoint]
 
 
 @pytest.mark.django_db
