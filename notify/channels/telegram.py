@@ -11,6 +11,7 @@ from collections.abc import Callable
 from html import escape
 from typing import Any
 
+import django.db
 import requests
 from django.conf import settings
 from django.http import HttpRequest
@@ -21,6 +22,7 @@ from telebot import apihelper
 from telebot.apihelper import ApiException, ApiHTTPException, ApiTelegramException
 from telebot.types import LinkPreviewOptions
 
+from core.outages import DATABASE_UNREACHABLE
 from notify import telegram_links
 from notify.channels import GiveUp, TryLater, register
 from notify.links import absolute
@@ -252,7 +254,9 @@ def _reply(chat_id: int, language: str, what: str) -> None:
 def poll(offset: int | None, *, wait: int = 25) -> int | None:
     """One long poll of getUpdates (a machine with no public address: no webhook can reach
     it): answers each update and returns the offset to ask from next. An update whose answer
-    fails is logged and passed over, so that one bad update never stops the others."""
+    fails is logged and passed over, so that one bad update never stops the others; but when
+    the database fails, polling stops at that update (DatabaseAway), which Telegram gives
+    again from its offset: a /start sent while the database restarts still links the chat."""
     updates = call(
         apihelper.get_updates,
         offset=offset,
@@ -261,9 +265,19 @@ def poll(offset: int | None, *, wait: int = 25) -> int | None:
         long_polling_timeout=wait,
     )
     for update in updates or []:
-        offset = update["update_id"] + 1
         try:
             answer(update)
+        except (django.db.Error, *DATABASE_UNREACHABLE) as error:
+            raise DatabaseAway(update["update_id"], error) from error
         except Exception:
             log.exception("Telegram: update %s not answered", update["update_id"])
+        offset = update["update_id"] + 1
     return offset
+
+
+class DatabaseAway(Exception):
+    """The database failed answering an update: poll again from `offset`, its own."""
+
+    def __init__(self, offset: int, error: Exception) -> None:
+        super().__init__(f"the database failed at update {offset}: {error!r}")
+        self.offset = offset

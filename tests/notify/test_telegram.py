@@ -532,13 +532,15 @@ def test_polling_carries_on_after_the_database_fails(api, monkeypatch):
         calls.append(offset)
         if len(calls) == 1:
             raise OperationalError("the database is away")
+        if len(calls) == 2:
+            raise telegram.DatabaseAway(41, OperationalError("away while answering 41"))
         raise SystemExit  # the test's way to stop the loop
 
     monkeypatch.setattr(telegram, "poll", poll)
     monkeypatch.setattr(telegram_poll.time, "sleep", lambda seconds: None)
     with pytest.raises(SystemExit):
         call_command("telegram_poll", stderr=io.StringIO())
-    assert len(calls) == 2
+    assert calls == [None, None, 41]  # from the update the database failed at
 
 
 def test_the_bots_help_links_to_the_site(api, client, settings):
@@ -593,3 +595,33 @@ def test_an_update_of_any_shape_is_answered_without_an_error_and_links_nothing(
     )
     assert response.status_code == status
     assert not TelegramLink.objects.exists()
+
+
+def test_a_start_sent_while_the_database_is_away_links_the_chat_once_it_is_back(
+    api, alice, monkeypatch
+):
+    """Polling moved its offset past an update whose answer failed on the database: that
+    /start was passed over for good."""
+    from django.db import OperationalError
+
+    from notify import telegram_links
+
+    api.updates = [
+        update(ALICE_CHAT, "hello", number=40),
+        update(ALICE_CHAT, f"/start {_token_for(alice)}", number=41),
+        update(ALICE_CHAT, "/stop", number=42),
+    ]
+    link_chat = telegram_links.link_chat
+
+    def away(**kwargs):
+        raise OperationalError("the database is away")
+
+    monkeypatch.setattr(telegram_links, "link_chat", away)
+    with pytest.raises(telegram.DatabaseAway) as stopped:
+        telegram.poll(40)
+    assert stopped.value.offset == 41  # asked again from the /start, not after it
+    assert not TelegramLink.objects.exists()
+    monkeypatch.setattr(telegram_links, "link_chat", link_chat)
+    api.updates = api.updates[1:2]  # Telegram gives it again
+    assert telegram.poll(stopped.value.offset) == 42
+    assert TelegramLink.objects.get().user == alice

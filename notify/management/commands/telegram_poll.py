@@ -46,6 +46,14 @@ class Command(BaseCommand):
                     telegram.call(apihelper.delete_webhook, timeout=telegram.TIMEOUT)
                     webhook_removed = True
                 offset = telegram.poll(offset, wait=wait)
+            except telegram.DatabaseAway as away:
+                offset = away.offset  # that update again, once the database is back
+                if once:
+                    raise CommandError(str(away)) from away
+                self.stderr.write(f"Telegram: {away}; trying again")
+                with contextlib.suppress(*DATABASE_ERRORS):
+                    connection.close()
+                time.sleep(DATABASE_WAIT)
             except TryLater as error:
                 if once:
                     raise CommandError(str(error)) from error
