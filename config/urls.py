@@ -33,6 +33,9 @@ urlpatterns = [
     path("admin/", admin.site.urls),
 ]
 
+# Each answers 503 rather than 500 while the database is away (config.views._or_unreachable).
+handler400 = "config.views.bad_request"
 handler403 = "config.views.forbidden"
+handler404 = "config.views.not_found"
 # allauth answers its own rate limits (signing up, resetting a password...) with this one.
 handler429 = "config.views.rate_limited"

@@ -1,6 +1,7 @@
 """Pages of the whole site, drawing on several apps: the home page, and what a visitor sees
 when they may not do something, or not so often, or not while the database is away."""
 
+import functools
 import math
 
 from django.conf import settings
@@ -14,11 +15,13 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
+from django.views import defaults
 from django.views.decorators.http import require_safe
 from django.views.i18n import set_language
 
 from claims.notices import to_confirm
 from clubs.queries import clubs_of
+from core.outages import DATABASE_UNREACHABLE
 from games import owners
 from games.models import Match
 from notify import services as notify_services
@@ -103,6 +106,34 @@ def manifest(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _or_unreachable(handler):
+    """An error page answered while the database is away is the 503 page: an error page reads
+    the database too (the person's top bar), and fails in Django's own handler, past the
+    middleware that answers 503 (config.middleware.DatabaseUnreachableMiddleware)."""
+
+    @functools.wraps(handler)
+    def answer(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        try:
+            return handler(request, *args, **kwargs)
+        except DATABASE_UNREACHABLE:
+            return database_unreachable(request)
+
+    return answer
+
+
+@_or_unreachable
+def not_found(request: HttpRequest, exception=None) -> HttpResponse:
+    """A 404: Django's own (templates/404.html)."""
+    return defaults.page_not_found(request, exception)
+
+
+@_or_unreachable
+def bad_request(request: HttpRequest, exception=None) -> HttpResponse:
+    """A 400: Django's own."""
+    return defaults.bad_request(request, exception)
+
+
+@_or_unreachable
 def forbidden(request: HttpRequest, exception=None) -> HttpResponse:
     """A 403: a visitor who is not signed in is asked to sign in first (and comes back to the
     page, or to the page they were on when they pressed a button); anyone else is told why."""
@@ -217,6 +248,7 @@ NOT_DONE = {
 }
 
 
+@_or_unreachable
 def rate_limited(request: HttpRequest, exception=None) -> HttpResponse:
     """A 429: what was not done and when to try again (settings.RATELIMIT_VIEW for the limits
     of core/limits.py, handler429 for allauth's, which say no more than that it was too many).

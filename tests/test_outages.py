@@ -230,3 +230,15 @@ def test_a_session_logged_out_while_redis_was_away_stays_logged_out(
     wait_until(lambda: not behind_the_proxy.exists(kept), 5, "the session gone from Redis")
     time.sleep(outages.REDIS_PAUSE)  # this process asks Redis again
     assert SessionStore(key).load() == {}
+
+
+@pytest.mark.parametrize("path", ["/no-such-page/", "/matches/999999/"])
+def test_a_page_not_found_while_the_database_is_away_is_a_503_not_a_500(client, alice, path):
+    """The 404 page reads the database too (the person's top bar): it failed inside Django's
+    own error handler, beyond the middleware that answers 503."""
+    client.raise_request_exception = False
+    client.force_login(alice)
+    with database_away():
+        response = client.get(path)
+    assert response.status_code == 503
+    assert AWAY in response.content.decode()
