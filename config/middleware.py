@@ -8,6 +8,8 @@ import re
 from collections.abc import Iterable
 
 from django.contrib.sessions import middleware as sessions
+from django.core.handlers.asgi import ASGIRequest
+from django.db import connections
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import translation
@@ -183,3 +185,29 @@ def _unreachable(request: HttpRequest, error: Exception) -> HttpResponse:
     # Why, in one line (django.request logs the 503 itself, without it).
     logger.warning("the database cannot be reached (%s): %s", error, request.path)
     return views.database_unreachable(request)
+
+
+class ConnectionsBackMiddleware:
+    """Under ASGI a request's database work runs in a thread of its own, and its connection
+    went back to the pool when Django sent `request_finished`; but a request whose client
+    went away before the answer (a phone losing its signal, a reload) is never finished so:
+    its connection stayed out of the pool, and after a few dozen such requests a process
+    had none left and answered 503 until restarted. Outermost of settings.MIDDLEWARE, sync
+    only, so that it runs in that thread after everything the request did there: each
+    connection goes back whether or not anyone is left to answer. (The test client's
+    requests are not ASGI's, and a test's transaction is not closed.)"""
+
+    sync_capable = True
+    async_capable = False
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        try:
+            return self.get_response(request)
+        finally:
+            if isinstance(request, ASGIRequest):
+                for connection in connections.all(initialized_only=True):
+                    if not connection.in_atomic_block:
+                        connection.close_if_unusable_or_obsolete()
