@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from cards101.analysis import KINDS, LABELS
 from games.models import Player
-from play.models import PlayTable
+from play.models import MadeByQuerySet, PlayTable
 
 
 class Label(models.TextChoices):
@@ -102,6 +102,8 @@ class ReviewedDecision(models.Model):
     # shows it again.
     position = models.JSONField()
     deals = models.PositiveIntegerField(default=0)
+
+    objects = MadeByQuerySet.as_manager()
 
     class Meta:
         ordering = ["review", "index"]

@@ -35,7 +35,7 @@ class Summary:
 
 def own_decisions(user) -> QuerySet[ReviewedDecision]:
     """The decisions `user` made themself (not a stand-in's, not a bot's) at their seats."""
-    return ReviewedDecision.objects.filter(player__user=user, by="")
+    return ReviewedDecision.objects.own().filter(player__user=user)
 
 
 def practised(user) -> QuerySet[ReviewedDecision]:

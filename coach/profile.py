@@ -114,7 +114,7 @@ class Overall:
 
 
 def own_moves(player: Player):
-    return ReviewedDecision.objects.filter(player=player, by="")
+    return ReviewedDecision.objects.own().filter(player=player)
 
 
 def overall_of(player: Player | None) -> Overall | None:
@@ -226,7 +226,7 @@ def site_accuracy() -> dict[str, float]:
 
 def _read_site_accuracy() -> dict[str, float]:
     rows = (
-        ReviewedDecision.objects.filter(by="")
+        ReviewedDecision.objects.own()
         .values("review__table__preset")
         .annotate(accuracy=Avg("accuracy"))
         .order_by()

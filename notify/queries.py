@@ -122,7 +122,7 @@ def _told_since_own_move(user_id: int, table_id: int, position: int) -> bool:
     )
     if last is None:
         return False
-    own = PlayMove.objects.filter(table_id=table_id, seat=position, by="", at__gt=last)
+    own = PlayMove.objects.own().filter(table_id=table_id, seat=position, at__gt=last)
     return not own.exists()
 
 

@@ -167,6 +167,15 @@ class PlaySeat(models.Model):
         return not self.bot and (self.timeouts >= 2 or self.has_left)
 
 
+class MadeByQuerySet(models.QuerySet):
+    """Rows of moves that say who made each (`by`, as PlayMove.by): the play's and the
+    coach's review of it."""
+
+    def own(self) -> MadeByQuerySet:
+        """Those the seat's person made themselves: not a bot's, nor a stand-in's."""
+        return self.filter(by="")
+
+
 class PlayMove(models.Model):
     """One move made at a played table, kept so that a finished round can be replayed."""
 
@@ -180,6 +189,8 @@ class PlayMove(models.Model):
     # person who resigned).
     by = models.CharField(max_length=10, blank=True)
     at = models.DateTimeField(auto_now_add=True)
+
+    objects = MadeByQuerySet.as_manager()
 
     class Meta:
         db_table = "games_playmove"
