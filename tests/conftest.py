@@ -1,17 +1,13 @@
 """The cast of the tests: alice creates matches, bob keeps score, carol only watches."""
 
-import threading
-
 import django_ratelimit.core
 import pytest
 from django.core.cache import cache
-from django.db import connection
 from django.utils import translation
 
-from cards101.rules import PRESETS
-from games import services
 from tests import examples  # noqa: F401  (Hypothesis's profile for the whole suite)
 from tests.clock import Clock
+from tests.factories import make_match
 
 # Real app servers (gunicorn on the test database) for the tests that need two of them.
 pytest_plugins = ["tests.servers"]
@@ -117,110 +113,7 @@ def carol(django_user_model):
     return django_user_model.objects.create_user("carol", "carol@example.com", "carol-password")
 
 
-def counts_tables_of(user, keeper):
-    """`user` confirms, as on the claims page, that a guest `keeper` named after them is them:
-    from then on `keeper`'s tables count for `user` at once (tests/claims/test_consent.py)."""
-    from claims import services as claims
-    from claims.models import Claim
-
-    services.players_for_names([user.get_username()], added_by=keeper)
-    claim = Claim.objects.get(user=user, asked_by=keeper, status=Claim.Status.PENDING)
-    claims.decide(claim=claim, approve=True, by=user)
-
-
-def make_match(creator, names, preset="classic", **options):
-    """A match seated with these players: account usernames or guest names."""
-    variant = PRESETS[preset].replace(**options)
-    return services.start_match(created_by=creator, names=names, preset=preset, variant=variant)
-
-
 @pytest.fixture
 def match(alice):
     """A classic match of alice and two guests, created by alice."""
     return make_match(alice, ["alice", "Dan", "Eve"])
-
-
-def rules_form_data(preset: str = "classic") -> dict[str, str]:
-    """The rules fields of a form as a browser posts them: the preset's values, ticked boxes."""
-    data = {"preset": preset}
-    for name, value in PRESETS[preset].as_dict().items():
-        if value is True:
-            data[name] = "on"
-        elif value is not False:
-            data[name] = str(value)
-    return data
-
-
-def by_seat(match, outcomes_by_name: dict) -> dict[int, dict]:
-    """Outcomes written by player name (names unique at the table) keyed by seat position."""
-    position = dict(match.seats.values_list("player__name", "position"))
-    return {position[name]: outcome for name, outcome in outcomes_by_name.items()}
-
-
-def record(match, user, *rounds) -> None:
-    """Enter rounds written by player name, each on the version the sheet then showed."""
-    for outcomes in rounds:
-        match.refresh_from_db()
-        services.record_round(
-            match=match, outcomes=by_seat(match, outcomes), version=match.version, by=user
-        )
-    match.refresh_from_db()
-
-
-def round_at(match, number: int):
-    """The match's round that now has this number."""
-    return match.rounds.get(number=number)
-
-
-def change(match, user, number: int, outcomes_by_name: dict):
-    """Change round `number` as the edit form would, made on the round as it is now."""
-    round_ = round_at(match, number)
-    return services.change_round(
-        match=match,
-        round_id=round_.pk,
-        version=round_.version,
-        outcomes=by_seat(match, outcomes_by_name),
-        by=user,
-    )
-
-
-def delete(match, user, number: int) -> int:
-    """Delete round `number` as the confirmation page would, made on the round as it is now."""
-    round_ = round_at(match, number)
-    return services.delete_round(match=match, round_id=round_.pk, version=round_.version, by=user)
-
-
-def play_out(match, by, winner_index: int = 0) -> None:
-    """Deals that end a classic match: one seat goes out, the others go over 101 (a table of
-    four in two deals: three hands cannot hold that much at once)."""
-    seats = list(match.seats.order_by("position"))
-    for points in [102] if len(seats) < 4 else [60, 42]:
-        match.refresh_from_db()
-        outcomes = {
-            seat.position: {"out": "7C"} if index == winner_index else {"points": points + index}
-            for index, seat in enumerate(seats)
-        }
-        services.record_round(match=match, outcomes=outcomes, version=match.version, by=by)
-    match.refresh_from_db()
-
-
-def at_once(*calls):
-    """Run the calls in threads released together; each returns what its call returned or
-    the exception it raised."""
-    barrier, results = threading.Barrier(len(calls)), [None] * len(calls)
-
-    def run(index, call):
-        try:
-            barrier.wait()
-            results[index] = call()
-        except Exception as error:  # the test looks at what each one met
-            results[index] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=item) for item in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-    return results

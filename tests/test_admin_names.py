@@ -5,7 +5,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.conftest import make_match
+from tests.factories import make_match
 
 pytestmark = pytest.mark.django_db
 

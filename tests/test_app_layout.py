@@ -234,3 +234,15 @@ def test_the_scan_finds_every_way_of_moving_a_version():
         "live.announce(PlayTable, table.pk)",
         "table.version += 1",
     ]
+
+
+def test_tests_import_their_helpers_from_factories_not_from_conftest():
+    """conftest.py holds fixtures and hooks, which pytest hands out; what tests import to call
+    lives in tests/factories.py (and the modules beside each app's tests)."""
+    importing = sorted(
+        str(path.relative_to(ROOT))
+        for path in (ROOT / "tests").rglob("*.py")
+        if any(module.endswith("conftest") for module in imported_modules(path.read_text()))
+    )
+    assert importing == []
+    assert "tests.conftest" in imported_modules("from tests.conftest import make_match\n")

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from games.models import Match
-from tests.conftest import make_match
+from tests.factories import make_match
 
 pytestmark = pytest.mark.django_db
 

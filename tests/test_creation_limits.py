@@ -17,7 +17,7 @@ from games.models import Match, Player
 from play import services as play
 from play.models import PlayTable
 from tests.clock import Clock
-from tests.conftest import make_match
+from tests.factories import make_match
 from tests.games.test_views import GOOD_ROUND, new_match_data, round_data
 from tests.play.test_play import table_form_data
 from tests.play.test_play_servers import log_in, send

@@ -11,8 +11,8 @@ from django.urls import reverse
 
 from core.exports import SafeWriter
 from games.models import Player
-from tests.conftest import make_match, play_out
-from tests.tournaments.conftest import enter, make_tournament
+from tests.factories import make_match, play_out
+from tests.tournaments.factories import enter, make_tournament
 from tournaments import services
 
 pytestmark = pytest.mark.django_db

@@ -8,8 +8,8 @@ from django.urls import reverse
 from core.names import sort_key
 from games.models import Player
 from stats.models import Rating, RatingPool
-from tests.conftest import make_match
-from tests.tournaments.conftest import enter, make_tournament
+from tests.factories import make_match
+from tests.tournaments.factories import enter, make_tournament
 from tournaments import services
 
 # As a reader expects them: Latin, then Cyrillic; capitals among the small letters; Ель before

@@ -9,10 +9,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from play.models import PlayTable
-from tests.conftest import counts_tables_of, make_match, play_out
+from tests.factories import counts_tables_of, make_match, play_out
 from tests.play.test_play import new_table, until_my_turn
 from tests.play.test_watched_board import watch
-from tests.tournaments.conftest import make_tournament
+from tests.tournaments.factories import make_tournament
 from tournaments import services as tournaments
 
 pytestmark = pytest.mark.django_db

@@ -18,8 +18,8 @@ from play import services as play
 from play.models import PlayTable
 from tests.clubs.test_seasons import AUTUMN, night
 from tests.coach.mistakes import mistakes_of, reviewed_table
-from tests.conftest import make_match, play_out, record
-from tests.tournaments.conftest import enter, make_tournament
+from tests.factories import make_match, play_out, record
+from tests.tournaments.factories import enter, make_tournament
 from tournaments import services as tournaments
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from config.middleware import unstorable_in
 from games.models import Match
-from tests.conftest import rules_form_data
+from tests.factories import rules_form_data
 
 pytestmark = pytest.mark.django_db
 

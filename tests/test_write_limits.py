@@ -24,11 +24,11 @@ from config.views import NOT_DONE
 from games.models import Correction, Match, Player
 from play.models import PlayMove, PlayTable
 from tests.clock import Clock
-from tests.conftest import make_match, play_out, record, round_at
+from tests.factories import make_match, play_out, record, round_at
 from tests.games.test_views import round_data
 from tests.play.test_play import game_of, new_table, play_round, until_my_turn
 from tests.test_creation_limits import HTMX, QUIET_ROUND, assert_limited
-from tests.tournaments.conftest import enter, make_tournament
+from tests.tournaments.factories import enter, make_tournament
 from tournaments import services as tournaments
 
 pytestmark = [pytest.mark.django_db, pytest.mark.real_rate_limits]

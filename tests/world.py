@@ -34,7 +34,7 @@ from play import services as play
 from play import vacations
 from play.models import PlayTable
 from tests.coach.mistakes import BUDGET, as_if_played, best_move, worst_move
-from tests.conftest import counts_tables_of, make_match, play_out, record
+from tests.factories import counts_tables_of, make_match, play_out, record
 from tournaments import services as tournaments
 from tournaments.models import Tournament
 from tournaments.standings import DEFAULT_POINTS

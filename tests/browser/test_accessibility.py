@@ -22,7 +22,7 @@ from django.test import Client, override_settings
 from django.urls import reverse
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from tests.browser.conftest import BROWSER_LOCALES, wider_than_the_screen
+from tests.browser.helpers import BROWSER_LOCALES, wider_than_the_screen
 from tests.test_every_page import named_visits
 from tests.world import ROLES, USERNAMES, World, build_world
 

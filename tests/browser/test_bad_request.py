@@ -5,7 +5,7 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import in_both_languages
+from tests.browser.helpers import in_both_languages
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -8,9 +8,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games.models import Match
-from tests.browser.conftest import cut_network, in_both_languages, restore_network
-from tests.conftest import counts_tables_of, play_out
-from tests.tournaments.conftest import enter, make_tournament
+from tests.browser.helpers import cut_network, in_both_languages, restore_network
+from tests.factories import counts_tables_of, play_out
+from tests.tournaments.factories import enter, make_tournament
 from tournaments import services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -6,8 +6,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from clubs import services as clubs
-from tests.browser.conftest import in_both_languages
-from tests.tournaments.conftest import make_tournament
+from tests.browser.helpers import in_both_languages
+from tests.tournaments.factories import make_tournament
 from tournaments.models import Entrant
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -15,9 +15,9 @@ from django.utils.text import capfirst
 from playwright.sync_api import Browser, Page, expect
 
 from games.models import Match
-from tests.browser.conftest import in_both_languages, new_context
+from tests.browser.helpers import in_both_languages, new_context
 from tests.browser.test_club_night import enter_deal
-from tests.conftest import counts_tables_of, play_out
+from tests.factories import counts_tables_of, play_out
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -11,7 +11,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from coach import practice
 from coach.models import Practice
-from tests.browser.conftest import in_russian
+from tests.browser.helpers import in_russian
 from tests.coach.mistakes import mistakes_of, worst_move
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

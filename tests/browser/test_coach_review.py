@@ -13,8 +13,8 @@ from django.conf import settings
 from playwright.sync_api import Browser, expect
 
 from play.models import PlayTable
-from tests.browser.conftest import BROWSER_LOCALES, in_both_languages
-from tests.coach.conftest import played_table
+from tests.browser.helpers import BROWSER_LOCALES, in_both_languages
+from tests.coach.factories import played_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

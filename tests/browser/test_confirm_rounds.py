@@ -5,10 +5,10 @@ import pytest
 from django.test import Client
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import in_both_languages, new_context
+from tests.browser.helpers import in_both_languages, new_context
 from tests.browser.test_focus_after_save import fill_round
-from tests.conftest import counts_tables_of
-from tests.tournaments.conftest import enter, make_tournament
+from tests.factories import counts_tables_of
+from tests.tournaments.factories import enter, make_tournament
 from tournaments import services as tournaments
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -6,10 +6,10 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import ConsoleMessage, Page, expect
 
-from tests.browser.conftest import in_both_languages
+from tests.browser.helpers import in_both_languages
 from tests.browser.test_focus_after_save import fill_round
-from tests.conftest import make_match
-from tests.tournaments.conftest import make_tournament
+from tests.factories import make_match
+from tests.tournaments.factories import make_tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

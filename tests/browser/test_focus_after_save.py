@@ -4,8 +4,8 @@ reader hears what happened: through htmx, and as a plain form post (no JavaScrip
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import in_russian, new_context
-from tests.conftest import make_match, record
+from tests.browser.helpers import in_russian, new_context
+from tests.factories import make_match, record
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -20,8 +20,8 @@ from games.labels import card_name, card_notation
 from play import services as play
 from play.models import PlayTable
 from play.spoken import ORDERED_SUITS, say
-from tests.browser.conftest import in_both_languages
-from tests.conftest import make_match
+from tests.browser.helpers import in_both_languages
+from tests.factories import make_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

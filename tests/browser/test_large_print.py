@@ -11,9 +11,9 @@ from playwright.sync_api import Page, expect
 from cards101.engine import Game
 from cards101.rules import PRESETS
 from play import services as play
-from tests.browser.conftest import in_russian
-from tests.conftest import make_match, record
-from tests.tournaments.conftest import enter, make_tournament
+from tests.browser.helpers import in_russian
+from tests.factories import make_match, record
+from tests.tournaments.factories import enter, make_tournament
 from tournaments import services as tournaments
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -12,9 +12,9 @@ from cards101.rules import PRESETS
 from games import services as games
 from play import services as play
 from play.models import PlayTable
-from tests.browser.conftest import in_both_languages
-from tests.conftest import by_seat, make_match, play_out
-from tests.tournaments.conftest import enter, make_tournament
+from tests.browser.helpers import in_both_languages
+from tests.factories import by_seat, make_match, play_out
+from tests.tournaments.factories import enter, make_tournament
 from tournaments import services as tournaments
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

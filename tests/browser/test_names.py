@@ -13,9 +13,9 @@ from games.models import Player
 from games.services import own_player
 from play import services as play
 from play.models import PlayTable
-from tests.browser.conftest import in_both_languages
-from tests.conftest import make_match, record
-from tests.tournaments.conftest import enter, make_tournament
+from tests.browser.helpers import in_both_languages
+from tests.factories import make_match, record
+from tests.tournaments.factories import enter, make_tournament
 from tournaments import services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

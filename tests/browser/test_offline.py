@@ -5,9 +5,9 @@ never fitted onto the changed sheet."""
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import cut_network, restore_network
+from tests.browser.helpers import cut_network, restore_network
 from tests.browser.test_club_night import enter_deal, wait_for_the_kept_copy
-from tests.conftest import make_match, record
+from tests.factories import make_match, record
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

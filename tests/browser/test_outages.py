@@ -8,9 +8,9 @@ from django.db import OperationalError
 from playwright.sync_api import Page, expect
 
 from games import services
-from tests.browser.conftest import cut_network, restore_network
+from tests.browser.helpers import cut_network, restore_network
 from tests.browser.test_club_night import enter_deal, wait_for_the_kept_copy
-from tests.conftest import make_match
+from tests.factories import make_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

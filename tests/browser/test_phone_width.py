@@ -9,7 +9,7 @@ from playwright.sync_api import Page, expect
 from cards101.engine import Game
 from cards101.rules import PRESETS
 from play import services as play
-from tests.browser.conftest import in_russian, wider_than_the_screen
+from tests.browser.helpers import in_russian, wider_than_the_screen
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 from cards101.engine import Game
 from cards101.rules import PRESETS
 from play import services as play
-from tests.browser.conftest import in_both_languages, in_russian, new_context
+from tests.browser.helpers import in_both_languages, in_russian, new_context
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -15,7 +15,7 @@ from cards101.engine import Game
 from cards101.rules import PRESETS
 from play import services as play
 from play.models import PlayTable
-from tests.browser.conftest import in_both_languages
+from tests.browser.helpers import in_both_languages
 from tests.play.test_table_choices import out_of_the_round
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

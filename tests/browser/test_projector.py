@@ -6,9 +6,9 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page
 
-from tests.browser.conftest import in_both_languages, new_context
-from tests.conftest import play_out
-from tests.tournaments.conftest import enter, make_tournament
+from tests.browser.helpers import in_both_languages, new_context
+from tests.factories import play_out
+from tests.tournaments.factories import enter, make_tournament
 from tournaments import services
 from tournaments.views import PROJECTOR_LINES
 

@@ -13,7 +13,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from notify.management.commands.vapid_keys import new_key_pair
 from notify.models import PushSubscription
-from tests.browser.conftest import in_both_languages
+from tests.browser.helpers import in_both_languages
 from tests.browser.test_accessibility import AXE, violations
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

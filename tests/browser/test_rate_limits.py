@@ -15,11 +15,11 @@ from cards101.engine import Game
 from cards101.rules import PRESETS
 from play import services as play
 from play.models import PlayTable
-from tests.browser.conftest import cut_network, in_both_languages, restore_network
+from tests.browser.helpers import cut_network, in_both_languages, restore_network
 from tests.browser.test_club_night import enter_deal, wait_for_the_kept_copy
 from tests.browser.test_play import WORDS, take_my_turn
 from tests.clock import Clock
-from tests.conftest import make_match
+from tests.factories import make_match
 from tests.test_creation_limits import ROUNDS
 from tests.test_write_limits import MOVES_A_MINUTE
 

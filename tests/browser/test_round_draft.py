@@ -4,9 +4,9 @@ the tab's storage), and is gone once saved, or once the sheet has moved on witho
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import in_both_languages
+from tests.browser.helpers import in_both_languages
 from tests.browser.test_focus_after_save import fill_round
-from tests.conftest import record
+from tests.factories import record
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

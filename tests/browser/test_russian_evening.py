@@ -10,8 +10,8 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import in_russian
-from tests.conftest import make_match, play_out
+from tests.browser.helpers import in_russian
+from tests.factories import make_match, play_out
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), in_russian]
 

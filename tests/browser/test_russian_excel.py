@@ -9,9 +9,9 @@ import io
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import in_russian
-from tests.conftest import play_out
-from tests.tournaments.conftest import enter, make_tournament
+from tests.browser.helpers import in_russian
+from tests.factories import play_out
+from tests.tournaments.factories import enter, make_tournament
 from tournaments import services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), in_russian]

@@ -5,9 +5,9 @@ import re
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.browser.conftest import in_both_languages
+from tests.browser.helpers import in_both_languages
 from tests.browser.test_names import LONG_NAMES, long_names_match
-from tests.conftest import make_match, record
+from tests.factories import make_match, record
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

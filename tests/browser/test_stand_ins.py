@@ -6,8 +6,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import in_russian
-from tests.tournaments.conftest import make_tournament
+from tests.browser.helpers import in_russian
+from tests.tournaments.factories import make_tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), in_russian]
 

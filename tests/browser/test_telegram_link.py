@@ -14,7 +14,7 @@ from django.urls import reverse
 from playwright.sync_api import BrowserContext, Page, expect
 
 from notify.models import TelegramLink
-from tests.browser.conftest import in_both_languages
+from tests.browser.helpers import in_both_languages
 from tests.notify.test_telegram import BOT, SECRET, TOKEN, FakeBotApi, update
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -11,7 +11,7 @@ from playwright.sync_api import Browser, expect
 from cards101.rules import PRESETS
 from play import services as play
 from play.models import PlayTable
-from tests.browser.conftest import BROWSER_LOCALES
+from tests.browser.helpers import BROWSER_LOCALES
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

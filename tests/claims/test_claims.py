@@ -12,9 +12,9 @@ from claims.models import Claim
 from games.models import Match, Player, Seat
 from games.services import NotAllowed
 from stats.models import Rating, RatingChange
-from tests.conftest import at_once, counts_tables_of, make_match, play_out
+from tests.factories import at_once, counts_tables_of, make_match, play_out
 from tests.stats.test_rating_services import assert_equals_a_rebuild
-from tests.tournaments.conftest import enter, make_tournament
+from tests.tournaments.factories import enter, make_tournament
 from tournaments import services as tournament_services
 
 pytestmark = pytest.mark.django_db

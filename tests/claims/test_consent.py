@@ -15,8 +15,8 @@ from claims.models import Claim
 from games import services
 from games.models import Match, Player, Seat
 from stats.models import Rating
-from tests.conftest import make_match, play_out, rules_form_data
-from tests.tournaments.conftest import enter, make_tournament
+from tests.factories import make_match, play_out, rules_form_data
+from tests.tournaments.factories import enter, make_tournament
 from tournaments import services as tournament_services
 
 pytestmark = pytest.mark.django_db

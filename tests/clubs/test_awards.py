@@ -20,8 +20,8 @@ from clubs.awards import (
 )
 from games.models import Player
 from tests.clubs.test_seasons import AUTUMN, night
-from tests.conftest import counts_tables_of, record
-from tests.tournaments.conftest import enter, make_tournament
+from tests.factories import counts_tables_of, record
+from tests.tournaments.factories import enter, make_tournament
 from tournaments import services as tournaments
 
 # --- the awards, from hand-made records (no database) ----------------------------------------

@@ -15,8 +15,8 @@ from clubs import queries, services
 from clubs.models import Club, JoinRequest, Member
 from games.models import Player
 from games.services import own_player
-from tests.conftest import counts_tables_of, make_match, play_out, rules_form_data
-from tests.tournaments.conftest import make_tournament
+from tests.factories import counts_tables_of, make_match, play_out, rules_form_data
+from tests.tournaments.factories import make_tournament
 from tournaments import services as tournaments
 from tournaments.models import Entrant, Tournament
 from tournaments.services.tournaments import renamed_for_date

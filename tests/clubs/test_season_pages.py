@@ -20,7 +20,7 @@ from config.views import database_unreachable
 from games import visibility
 from games.models import Player
 from tests.clubs.test_seasons import AUTUMN, night
-from tests.tournaments.conftest import enter, make_tournament
+from tests.tournaments.factories import enter, make_tournament
 from tournaments import services as tournaments
 from tournaments.queries import standings_of
 

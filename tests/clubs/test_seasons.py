@@ -11,8 +11,8 @@ from cards101.rules import PRESETS
 from clubs import queries, services
 from clubs.models import Member
 from games.models import Player
-from tests.conftest import play_out
-from tests.tournaments.conftest import enter, make_tournament
+from tests.factories import play_out
+from tests.tournaments.factories import enter, make_tournament
 from tournaments import services as tournaments
 from tournaments.queries import standings_of
 

@@ -10,7 +10,7 @@ from cards101.engine import Move
 from coach import services
 from coach.models import ReviewedDecision, RoundReview
 from play.models import PlayTable
-from tests.coach.conftest import played_table
+from tests.coach.factories import played_table
 
 BUDGET = 0.005
 

@@ -6,7 +6,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 from coach.models import RoundReview
-from tests.coach.conftest import played_table
+from tests.coach.factories import played_table
 
 
 def migrate(target) -> None:

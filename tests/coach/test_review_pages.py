@@ -15,7 +15,7 @@ from coach import worker
 from coach.models import ReviewedDecision, RoundReview
 from play.board import MoveShown
 from play.models import PlayTable
-from tests.coach.conftest import played_table
+from tests.coach.factories import played_table
 from tests.coach.mistakes import mistakes_of
 
 pytestmark = pytest.mark.django_db

@@ -17,8 +17,8 @@ from coach import services, worker
 from coach.models import ReviewedDecision, RoundReview
 from play.management.commands import play_worker
 from play.models import PlayMove, PlayTable
-from tests.coach.conftest import played_table
-from tests.conftest import at_once
+from tests.coach.factories import played_table
+from tests.factories import at_once
 
 BUDGET = 0.003
 LONG = 60.0  # seconds: a slice that does not end while a test looks

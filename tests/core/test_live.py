@@ -16,7 +16,7 @@ from core.models import LiveEvent
 from games.models import Match
 from play import services as play
 from play.models import PlayTable
-from tests.conftest import make_match, record
+from tests.factories import make_match, record
 from tests.play.test_play import new_table, until_my_turn
 from tests.play.test_play_worker import failing
 

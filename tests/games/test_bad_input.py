@@ -5,7 +5,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from games.models import Entry, Match
-from tests.conftest import rules_form_data
+from tests.factories import rules_form_data
 
 pytestmark = pytest.mark.django_db
 

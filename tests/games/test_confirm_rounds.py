@@ -7,8 +7,8 @@ from django.urls import reverse
 
 from games import services
 from games.models import Correction, DisputedEntry
-from tests.conftest import by_seat, change, counts_tables_of, make_match, record, round_at
-from tests.tournaments.conftest import enter, make_tournament
+from tests.factories import by_seat, change, counts_tables_of, make_match, record, round_at
+from tests.tournaments.factories import enter, make_tournament
 from tournaments import services as tournaments
 
 pytestmark = pytest.mark.django_db

@@ -9,8 +9,8 @@ from django.utils import timezone
 from django.utils.formats import date_format
 
 from games.models import Match
-from tests.conftest import record
-from tests.tournaments.conftest import enter, make_tournament
+from tests.factories import record
+from tests.tournaments.factories import enter, make_tournament
 from tournaments import services as tournaments
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ from django.urls import reverse
 from cards101.rules import PRESETS
 from games import services
 from games.models import Correction, Match, Player
-from tests.conftest import at_once, by_seat, change, delete, make_match, record, round_at
+from tests.factories import at_once, by_seat, change, delete, make_match, record, round_at
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Player
-from tests.conftest import make_match
+from tests.factories import make_match
 
 pytestmark = pytest.mark.django_db
 

@@ -11,8 +11,8 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 from games.models import Match, Player
-from tests.conftest import rules_form_data
-from tests.tournaments.conftest import make_tournament, read_file
+from tests.factories import rules_form_data
+from tests.tournaments.factories import make_tournament, read_file
 
 pytestmark = pytest.mark.django_db
 

@@ -4,7 +4,7 @@ outbox, and `round_send`, which takes the rounds a phone kept while offline."""
 import pytest
 from django.urls import reverse
 
-from tests.conftest import make_match, record
+from tests.factories import make_match, record
 from tests.games.test_views import GOOD_ROUND, round_data
 
 pytestmark = pytest.mark.django_db

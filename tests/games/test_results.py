@@ -4,7 +4,7 @@ import pytest
 
 from games.models import Match
 from games.results import finished_results
-from tests.conftest import make_match, record
+from tests.factories import make_match, record
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ from django.apps import apps
 
 from games.models import Entry, Match, Seat
 from games.sheet import Sheet
-from tests.conftest import change, delete, make_match, play_out, record
+from tests.factories import change, delete, make_match, play_out, record
 
 pytestmark = pytest.mark.django_db
 

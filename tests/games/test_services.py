@@ -6,7 +6,7 @@ from cards101.rules import PRESETS, RulesError
 from games import services
 from games.models import Entry, Match, Round
 from stats.models import Rating
-from tests.conftest import by_seat, change, counts_tables_of, delete, make_match, play_out, record
+from tests.factories import by_seat, change, counts_tables_of, delete, make_match, play_out, record
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,15 @@ from cards101.engine.game import MOVE_LIMIT
 from cards101.rules import PRESETS, Variant
 from games import services
 from games.models import Entry, Match
-from tests.conftest import counts_tables_of, make_match, play_out, record, round_at, rules_form_data
-from tests.tournaments.conftest import enter, make_tournament
+from tests.factories import (
+    counts_tables_of,
+    make_match,
+    play_out,
+    record,
+    round_at,
+    rules_form_data,
+)
+from tests.tournaments.factories import enter, make_tournament
 from tournaments import services as tournaments
 
 pytestmark = pytest.mark.django_db
@@ -623,7 +630,7 @@ def test_recent_matches_leave_tournament_tables_to_their_tournament(client, alic
 
 
 def test_the_sheet_says_who_corrected_a_round_and_links_its_history(client, alice, bob, match):
-    from tests.conftest import change
+    from tests.factories import change
 
     services.add_scorekeeper(match=match, username="bob", by=alice)
     record(match, alice, {"alice": {"out": "QS"}, "Dan": {"hand": "AC"}, "Eve": {"hand": "KH"}})
@@ -640,7 +647,7 @@ def test_the_sheet_says_who_corrected_a_round_and_links_its_history(client, alic
 def test_an_edit_made_on_a_round_changed_since_shows_it_and_keeps_the_typed_change(
     client, alice, bob, match
 ):
-    from tests.conftest import change
+    from tests.factories import change
 
     services.add_scorekeeper(match=match, username="bob", by=alice)
     record(match, alice, {"alice": {"out": "QS"}, "Dan": {"hand": "AC"}, "Eve": {"hand": "KH"}})

@@ -12,7 +12,7 @@ from django.utils import timezone
 from notify import delivery, services
 from notify.channels import CHANNELS, GiveUp, TryLater
 from notify.models import Delivery, Settings
-from tests.conftest import at_once
+from tests.factories import at_once
 
 
 class FlakyChannel:

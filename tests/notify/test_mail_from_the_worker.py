@@ -14,7 +14,7 @@ from notify.models import Delivery, Notification
 from play.management.commands import play_worker
 from play.models import PlaySeat, PlayTable
 from tests.play.test_play import new_table, until_my_turn
-from tests.tournaments.conftest import make_tournament
+from tests.tournaments.factories import make_tournament
 from tournaments import services as tournaments
 from tournaments.models import Table
 
@@ -258,7 +258,7 @@ ROUND_ONE = {"bob": {"out": "7C"}, "alice": {"points": 10}, "carol": {"points": 
 
 
 def test_a_round_to_confirm_comes_by_mail_naming_the_night_and_table(alice, bob, carol, smtp_sink):
-    from tests.conftest import record
+    from tests.factories import record
 
     match = seated_cup_table(alice, bob, carol)
     before = len(smtp_sink.to(carol.email))
@@ -274,7 +274,7 @@ def test_a_round_to_confirm_comes_by_mail_naming_the_night_and_table(alice, bob,
 
 def test_a_round_confirmed_before_its_message_leaves_is_not_sent(alice, bob, carol, smtp_sink):
     from games import services as games
-    from tests.conftest import record, round_at
+    from tests.factories import record, round_at
 
     match = seated_cup_table(alice, bob, carol)
     before = {user: len(smtp_sink.to(user.email)) for user in (alice, carol)}

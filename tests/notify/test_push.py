@@ -27,7 +27,7 @@ from notify import delivery, services
 from notify.channels import CHANNELS, GiveUp, TryLater
 from notify.management.commands.vapid_keys import new_key_pair
 from notify.models import Delivery, Kind, Notification, PushSubscription
-from tests.conftest import make_match
+from tests.factories import make_match
 
 SUBJECT = "mailto:director@example.org"
 

@@ -11,7 +11,7 @@ from claims import services as claims
 from games.models import Player
 from notify import services
 from notify.models import Notification
-from tests.conftest import make_match, record
+from tests.factories import make_match, record
 from tests.notify.test_mail_from_the_worker import make_cup
 from tournaments import services as tournaments
 

@@ -22,7 +22,7 @@ from play import services as play
 from play.models import PlayMove, PlayTable
 from play.spoken import card_in_a_sentence
 from play.views import _posted_move
-from tests.conftest import at_once, rules_form_data
+from tests.factories import at_once, rules_form_data
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from django.urls import reverse
 from games.models import Player
 from stats.models import Rating
 from stats.ratings import rate
-from tests.conftest import make_match, play_out, record
+from tests.factories import make_match, play_out, record
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,8 @@ from django.urls import reverse
 from claims import services as claims
 from games import services
 from games.models import Player
-from tests.conftest import change, counts_tables_of, make_match, play_out, record
-from tests.tournaments.conftest import enter, make_tournament
+from tests.factories import change, counts_tables_of, make_match, play_out, record
+from tests.tournaments.factories import enter, make_tournament
 from tournaments import services as tournaments
 
 pytestmark = pytest.mark.django_db

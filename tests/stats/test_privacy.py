@@ -9,8 +9,8 @@ from django.urls import reverse
 from claims import services as claims
 from games.models import Player
 from games.services import NotAllowed
-from tests.conftest import counts_tables_of, make_match, play_out
-from tests.tournaments.conftest import enter, make_tournament
+from tests.factories import counts_tables_of, make_match, play_out
+from tests.tournaments.factories import enter, make_tournament
 from tournaments import services as tournament_services
 
 pytestmark = pytest.mark.django_db

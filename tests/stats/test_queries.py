@@ -13,8 +13,8 @@ from cards101.rules import RulesError
 from games.models import Entry, Match, Player, Seat
 from stats.models import RatingChange
 from stats.queries import Filters, predicted, summary
-from tests.conftest import make_match, record
 from tests.examples import tried
+from tests.factories import make_match, record
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,7 @@ from games import services
 from games.models import Match, Player
 from stats.models import Rating, RatingChange
 from stats.ratings import NEWCOMER, rate
-from tests.conftest import change, delete, make_match, play_out, record
+from tests.factories import change, delete, make_match, play_out, record
 
 pytestmark = pytest.mark.django_db
 

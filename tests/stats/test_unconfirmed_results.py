@@ -6,9 +6,9 @@ import pytest
 
 from stats.models import RatingChange
 from stats.queries import Filters
-from tests.conftest import change, counts_tables_of, record
+from tests.factories import change, counts_tables_of, record
 from tests.games.test_confirm_rounds import FIRST, OTHER, confirm
-from tests.tournaments.conftest import enter, make_tournament
+from tests.tournaments.factories import enter, make_tournament
 from tournaments import services as tournaments
 
 pytestmark = pytest.mark.django_db

@@ -14,7 +14,7 @@ from games.models import Player
 from stats.chances import percentages
 from stats.models import Rating, RatingChange
 from stats.ratings import win_chances
-from tests.conftest import change, make_match, play_out, record
+from tests.factories import change, make_match, play_out, record
 
 pytestmark = pytest.mark.django_db
 

@@ -7,8 +7,8 @@ import pytest
 from django.urls import reverse
 
 from games.models import Match, Player
-from tests.conftest import at_once, record, rules_form_data
-from tests.tournaments.conftest import enter, import_file, make_tournament
+from tests.factories import at_once, record, rules_form_data
+from tests.tournaments.factories import enter, import_file, make_tournament
 from tournaments import services
 from tournaments.models import Tournament, TournamentRound
 from tournaments.services import TournamentError

@@ -9,8 +9,8 @@ from django.urls import reverse
 
 from games import services as games
 from games.models import Round
-from tests.conftest import counts_tables_of, play_out
-from tests.tournaments.conftest import enter, make_tournament
+from tests.factories import counts_tables_of, play_out
+from tests.tournaments.factories import enter, make_tournament
 from tournaments import queries, services
 from tournaments.errors import TournamentError
 

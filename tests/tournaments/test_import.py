@@ -8,8 +8,8 @@ import io
 import pytest
 from django.urls import reverse
 
-from tests.conftest import play_out
-from tests.tournaments.conftest import confirm_import, enter, import_file, read_file
+from tests.factories import play_out
+from tests.tournaments.factories import confirm_import, enter, import_file, read_file
 from tournaments import services
 
 pytestmark = pytest.mark.django_db

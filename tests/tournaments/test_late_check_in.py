@@ -4,8 +4,8 @@ told so, and told when seating the round again would seat them now."""
 import pytest
 from django.urls import reverse
 
-from tests.conftest import record
-from tests.tournaments.conftest import enter, make_tournament
+from tests.factories import record
+from tests.tournaments.factories import enter, make_tournament
 from tournaments import services
 
 pytestmark = pytest.mark.django_db

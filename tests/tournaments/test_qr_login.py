@@ -7,7 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.tournaments.conftest import enter
+from tests.tournaments.factories import enter
 from tournaments import services
 
 pytestmark = pytest.mark.django_db

@@ -4,8 +4,8 @@ import pytest
 
 from games import services as games
 from games.models import Match, Seat
-from tests.conftest import at_once, change, play_out
-from tests.tournaments.conftest import enter, make_tournament, seated, second_round_of_eight
+from tests.factories import at_once, change, play_out
+from tests.tournaments.factories import enter, make_tournament, seated, second_round_of_eight
 from tournaments import queries, services
 from tournaments.models import Entrant, Tournament, TournamentRound
 from tournaments.services import TournamentError

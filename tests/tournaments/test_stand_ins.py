@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from claims.models import Claim
 from games.models import Seat
-from tests.tournaments.conftest import enter, make_tournament
+from tests.tournaments.factories import enter, make_tournament
 from tournaments import services
 
 pytestmark = pytest.mark.django_db

@@ -10,8 +10,8 @@ from django.urls import reverse
 from games import owners
 from games import services as games
 from games.models import Correction, Match, Player
-from tests.conftest import change, delete, play_out, record, round_at
-from tests.tournaments.conftest import enter, make_tournament
+from tests.factories import change, delete, play_out, record, round_at
+from tests.tournaments.factories import enter, make_tournament
 from tournaments import queries, services
 from tournaments.models import Tournament
 from tournaments.services import TournamentError

@@ -11,8 +11,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games.models import Match
-from tests.conftest import play_out, record, rules_form_data
-from tests.tournaments.conftest import enter, import_file, read_file, seated, second_round_of_eight
+from tests.factories import play_out, record, rules_form_data
+from tests.tournaments.factories import enter, import_file, read_file, seated, second_round_of_eight
 from tournaments import queries, services
 from tournaments.models import Tournament, TournamentRound
 

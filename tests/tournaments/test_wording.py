@@ -4,7 +4,7 @@
 import pytest
 from django.urls import reverse
 
-from tests.tournaments.conftest import enter, make_tournament
+from tests.tournaments.factories import enter, make_tournament
 from tournaments import services
 
 pytestmark = pytest.mark.django_db
