@@ -19,7 +19,7 @@ $(VENV)/.installed: $(BIN)/python requirements.txt requirements-dev.txt
 	touch $@
 
 # Development only: DEBUG on, the development secret key, the local-memory cache.
-# Production is set from the environment (README, "Running in production").
+# Production is set from the environment (docs/deployment.md).
 run check messages: export DJANGO_DEBUG = 1
 
 run: $(VENV)/.installed

@@ -5,7 +5,7 @@ Usernames: a username is a name, kept as names are (NFKC: "ａｌｉｃｅ" is "
 alice is) and refused, naming the character as typed, when it holds anything invisible
 (core.validators.clean_name); then allauth's checks (ACCOUNT_USERNAME_VALIDATORS, taken or not).
 
-Failed logins (settings.ACCOUNT_RATE_LIMITS; README, "Rate limits"):
+Failed logins (settings.ACCOUNT_RATE_LIMITS; docs/rate-limits.md):
 
 allauth counts failed logins per "key", the login typed (a username or an e-mail), and can count
 them per client address too. Keyed by the login alone, five wrong passwords from anyone lock the

@@ -311,7 +311,7 @@ ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 LOGIN_REDIRECT_URL = "/"
 LOGIN_URL = "account_login"
 
-# Logins (README, "Rate limits"). allauth counts failed logins per "key", which our adapter
+# Logins (docs/rate-limits.md). allauth counts failed logins per "key", which our adapter
 # makes the client's address and the login together (config/accounts.py): a stranger guessing
 # bob's password stops himself and not bob, and nobody's failures refuse another account's
 # right password, however many people share the address (a club's Wi-Fi):
@@ -347,8 +347,9 @@ if os.environ.get("ALLAUTH_TRUSTED_CLIENT_IP_HEADER"):
 # account (per client address, found as allauth finds it, for someone not signed in) in fixed
 # windows, counted in the shared cache so that every app server counts together. Refused posts
 # count too: a flood is as costly refused as accepted. Each rate is above what a person does at
-# the pace of play and below a flood, a script posting as fast as the server answers (README,
-# "Rate limits"); DJANGO_RATE_LIMITS changes any of them, e.g. DJANGO_RATE_LIMITS="round=900/h".
+# the pace of play and below a flood, a script posting as fast as the server answers
+# (docs/rate-limits.md); DJANGO_RATE_LIMITS changes any of them, e.g.
+# DJANGO_RATE_LIMITS="round=900/h".
 RATE_LIMITS = env_rates(
     "DJANGO_RATE_LIMITS",
     {
@@ -481,7 +482,7 @@ SITE_URL = os.environ.get("DJANGO_SITE_URL", "http://127.0.0.1:8000")
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "101 <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
-# Telegram (notify/channels/telegram.py, README "Telegram"): without a token the channel is off.
+# Telegram (notify/channels/telegram.py, docs/telegram.md): without a token the channel is off.
 # The API's address is a setting so that the tests talk to a fake Bot API on 127.0.0.1.
 TELEGRAM_BOT_TOKEN = os.environ.get("DJANGO_TELEGRAM_BOT_TOKEN", "")
 TELEGRAM_BOT_USERNAME = os.environ.get("DJANGO_TELEGRAM_BOT_USERNAME", "").lstrip("@")

@@ -1,6 +1,6 @@
 """Rate limits on every post that changes something: creating score sheets, tables and
 tournaments, saving and correcting rounds, moves, claims, privacy, a director's clicks...
-(settings.RATE_LIMITS; README, "Rate limits"). A view that takes posts either has a `limit` or
+(settings.RATE_LIMITS; docs/rate-limits.md). A view that takes posts either has a `limit` or
 refuses them (`require_safe`): tests/test_write_limits.py walks the URL conf for it.
 
 The counting is django-ratelimit's, in the default cache (Redis in production, so every app

@@ -326,7 +326,7 @@ class Refusal:
 class Streams:
     """The streams this process holds open, counted per client address (a club's Wi-Fi holds
     many) and per session (a person's tabs), so that one client cannot hold them all; the
-    proxy in front bounds them across processes (README, "Running in production")."""
+    proxy in front bounds them across processes (docs/deployment.md)."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()

@@ -1,6 +1,6 @@
 """Outages of the database or of Redis, which end by themselves: what says "not reachable for
 a moment" rather than "a bug", and the shared cache that an outage of Redis empties instead of
-failing every page (README, "Running in production")."""
+failing every page (docs/deployment.md)."""
 
 from __future__ import annotations
 

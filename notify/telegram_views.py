@@ -1,5 +1,5 @@
 """The Telegram channel's pages: "Link Telegram" and "Unlink" on the account's Notifications
-page, and the webhook Telegram posts the bot's updates to (README "Telegram")."""
+page, and the webhook Telegram posts the bot's updates to (docs/telegram.md)."""
 
 from __future__ import annotations
 

@@ -239,7 +239,7 @@ def running_stack(environment: dict[str, str], tmp_path: Path) -> Iterator[Stack
 
 @pytest.fixture
 def production_stack(transactional_db, redis_prefix, tmp_path) -> Iterator[Stack]:
-    """Production as README describes it, on one machine: two app servers (gunicorn with
+    """Production as docs/deployment.md describes it, on one machine: two app servers (gunicorn with
     uvicorn workers) and two play workers on the test database, sharing one Redis; play is
     fast (FAST_PLAY)."""
     environment = production_environment(redis_prefix, tmp_path) | FAST_PLAY

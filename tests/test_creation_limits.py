@@ -27,7 +27,7 @@ from tournaments.models import Tournament
 
 pytestmark = [pytest.mark.django_db, pytest.mark.real_rate_limits]
 
-# settings.RATE_LIMITS, as the README documents them: so many posts an hour per account.
+# settings.RATE_LIMITS, as docs/rate-limits.md documents them: so many posts an hour per account.
 MATCHES = 30
 TABLES = 30
 SEATS = 60

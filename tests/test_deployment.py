@@ -1,5 +1,6 @@
 """Deployment fails safe: DEBUG off unless turned on, no development key in production, and
-`check --deploy` clean with the README's production environment and failing without it."""
+`check --deploy` clean with the production environment of docs/deployment.md and failing
+without it."""
 
 import os
 import runpy
@@ -28,17 +29,16 @@ def strong_key() -> str:
 
 
 def production_environment() -> dict[str, str]:
-    """The variables of the README's "Running in production", with a freshly made key."""
-    readme = (ROOT / "README.md").read_text()
-    section = readme[readme.index("## Running in production") :]
-    lines = section[section.index("export ") :].splitlines()
+    """The variables of docs/deployment.md ("Running in production"), with a freshly made key."""
+    page = (ROOT / "docs" / "deployment.md").read_text()
+    lines = page[page.index("export ") :].splitlines()
     command = ""
     for line in lines:
         command += line.rstrip("\\")
         if not line.endswith("\\"):
             break
     environment = dict(word.split("=", 1) for word in shlex.split(command)[1:])
-    assert environment["DJANGO_SECRET_KEY"] == "..."  # the README leaves it to be made
+    assert environment["DJANGO_SECRET_KEY"] == "..."  # the page leaves it to be made
     return environment | {"DJANGO_SECRET_KEY": strong_key()}
 
 

@@ -1,7 +1,7 @@
-"""Rate limits on every post that changes something, with the site's own rates (README, "Rate
-limits"): one account sending one kind of post as fast as the server answers is stopped well
-before the end, and nothing is done past the limit; a person at the pace of play never meets
-one. Refused posts count too: a flood costs the server as much refused as accepted.
+"""Rate limits on every post that changes something, with the site's own rates
+(docs/rate-limits.md): one account sending one kind of post as fast as the server answers is
+stopped well before the end, and nothing is done past the limit; a person at the pace of play
+never meets one. Refused posts count too: a flood costs the server as much refused as accepted.
 
 Creating things: tests/test_creation_limits.py; logins: tests/test_rate_limits.py; that every
 view taking posts has a limit: tests/test_every_write.py."""
@@ -33,9 +33,9 @@ from tournaments import services as tournaments
 
 pytestmark = [pytest.mark.django_db, pytest.mark.real_rate_limits]
 
-README = settings.BASE_DIR / "README.md"
+RATE_LIMITS_PAGE = settings.BASE_DIR / "docs" / "rate-limits.md"
 
-# settings.RATE_LIMITS, as the README documents them.
+# settings.RATE_LIMITS, as docs/rate-limits.md documents them.
 MOVES_A_MINUTE = 90
 DEALS_A_MINUTE = 30
 PREVIEWS_A_MINUTE = 90
@@ -99,16 +99,16 @@ def signed_in(user) -> Client:
 # --- every limit --------------------------------------------------------------------------------
 
 
-def test_every_limit_says_what_was_not_done_in_english_and_russian_and_is_in_the_readme():
+def test_every_limit_says_what_was_not_done_in_english_and_russian_and_is_documented():
     from django.utils import translation
 
-    readme = README.read_text()
+    page = RATE_LIMITS_PAGE.read_text()
     for group, rate in settings.RATE_LIMITS.items():
         assert group in NOT_DONE, group
         with translation.override("ru"):
             russian = str(NOT_DONE[group])
         assert russian != str(NOT_DONE[group]) and re.search("[а-я]", russian), group
-        assert re.search(rf"^\| `{group}`.*\| `{re.escape(rate)}` \|", readme, re.M), group
+        assert re.search(rf"^\| `{group}`.*\| `{re.escape(rate)}` \|", page, re.M), group
 
 
 # --- moves at a played table --------------------------------------------------------------------

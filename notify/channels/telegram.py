@@ -1,6 +1,6 @@
 """The Telegram channel: messages through a bot on the Bot API (pyTelegramBotAPI's plain,
 synchronous `apihelper`, as the worker is synchronous), within Telegram's rate limits, and the
-bot's answers to /start <token> (linking a chat) and /stop (unlinking it). README "Telegram"."""
+bot's answers to /start <token> (linking a chat) and /stop (unlinking it). docs/telegram.md."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ class Pace:
     chat. Each send takes the next free moment (a reservation, so threads never crowd one
     moment) and waits for it; a wait longer than `patience` is not waited but handed back
     to the worker as TryLater. One per process: several workers each keep 25 a second, so
-    together they keep Telegram's budget only roughly (README "Telegram")."""
+    together they keep Telegram's budget only roughly (docs/telegram.md)."""
 
     def __init__(
         self,

@@ -6,8 +6,9 @@ that a role is served exactly as another role was, but for its own top bar, foot
 is not checked twice; each role's top bar is checked on its other pages.
 
 axe-core is vendored for the tests alone (tests/browser/vendor/axe.min.js, pinned in
-package.json; README says how to update it) and is never served: each browser context of this
-module adds it as an init script, which the site's Content Security Policy does not apply to."""
+package.json; docs/testing.md says how to update it) and is never served: each browser context
+of this module adds it as an init script, which the site's Content Security Policy does not
+apply to."""
 
 from __future__ import annotations
 

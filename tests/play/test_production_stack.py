@@ -1,7 +1,8 @@
-"""Production as README runs it: two app servers and two play workers on one database and one
-Redis. Tables with nobody looking are carried to their end by the workers, never a move made
-twice; a person's move sent to both servers at once counts once; and a browser's event stream
-on one server hears the moves made through the other server and by the workers."""
+"""Production as docs/deployment.md runs it: two app servers and two play workers on one
+database and one Redis. Tables with nobody looking are carried to their end by the workers,
+never a move made twice; a person's move sent to both servers at once counts once; and a
+browser's event stream on one server hears the moves made through the other server and by the
+workers."""
 
 import http.client
 import re

@@ -5,7 +5,7 @@ its poller (notify's telegram_poll).
 
     python manage.py serve [--port 8000] [--host 127.0.0.1] [--reload]
 
-All stop together (Ctrl-C). Production runs them as processes of their own (README).
+All stop together (Ctrl-C). Production runs them as processes of their own (docs/deployment.md).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ class Command(BaseCommand):
             cwd=settings.BASE_DIR,
         )
         helpers = [worker, tasks]
-        # A bot set up with no webhook hears its people by polling (README "Telegram").
+        # A bot set up with no webhook hears its people by polling (docs/telegram.md).
         bot = settings.TELEGRAM_BOT_TOKEN and settings.TELEGRAM_BOT_USERNAME
         if bot and not settings.TELEGRAM_WEBHOOK_SECRET:
             helpers.append(

@@ -6,7 +6,7 @@ outages of the database.
 db_worker stops when the database cannot be reached while it looks for a task; this one waits
 a little longer each time (0.5 s, doubled up to 5 s) and looks again, with no task lost: a
 task's row is only taken in the transaction that marks it running. `make run` starts one
-beside the web server; in production it is a process of its own (README).
+beside the web server; in production it is a process of its own (docs/deployment.md).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Receive what people write to the Telegram bot (/start <token>, /stop) by polling Telegram
-(getUpdates), for a site with no public address a webhook could reach (README "Telegram").
+(getUpdates), for a site with no public address a webhook could reach (docs/telegram.md).
 
     python manage.py telegram_poll [--once]
 

@@ -1,5 +1,5 @@
 """Tell Telegram where to post the bot's updates (a site with a public HTTPS address), or stop
-it (README "Telegram").
+it (docs/telegram.md).
 
     python manage.py telegram_webhook https://101.example.org
     python manage.py telegram_webhook --delete

@@ -1,4 +1,4 @@
-"""A new VAPID key pair for web push, printed as the settings take it (README, "Web push")."""
+"""A new VAPID key pair for web push, printed as the settings take it (docs/push.md)."""
 
 from cryptography.hazmat.primitives import serialization
 from django.core.management.base import BaseCommand

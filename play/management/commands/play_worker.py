@@ -4,8 +4,8 @@ is looking.
 
     python manage.py play_worker
 
-`make run` starts one beside the web server; in production it is a process of its own (README,
-"Running in production"), and several may run on one database: each move is taken under the
+`make run` starts one beside the web server; in production it is a process of its own
+(docs/deployment.md), and several may run on one database: each move is taken under the
 table's row lock, which the others skip. Stopped by SIGTERM or Ctrl-C after the move it is
 making. It outlives outages of the database: a pass that fails waits a little longer each time
 the database fails again, and goes on once it answers. Between owed moves, about once a
