@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+import psycopg
 import pytest
 import redis
 from django.db import connection
@@ -55,6 +56,20 @@ def database_url() -> str:
         return f"sqlite:///{db['NAME']}"
     password = f":{db['PASSWORD']}" if db["PASSWORD"] else ""
     return f"postgres://{db['USER']}{password}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+def other_client() -> psycopg.Connection:
+    """A client of the test database of its own, beside this process's pool (to look at or
+    end the others' connections)."""
+    database = connection.settings_dict
+    return psycopg.connect(
+        dbname=database["NAME"],
+        user=database["USER"],
+        password=database["PASSWORD"],
+        host=database["HOST"],
+        port=database["PORT"] or 5432,
+        autocommit=True,
+    )
 
 
 def free_port() -> int:

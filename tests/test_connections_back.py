@@ -6,12 +6,17 @@ answering 503 until it was restarted."""
 import socket
 import time
 
-import psycopg
 import pytest
-from django.db import connection
 from django.urls import reverse
 
-from tests.servers import HOST, end, production_environment, start_worker, wait_until_ready
+from tests.servers import (
+    HOST,
+    end,
+    other_client,
+    production_environment,
+    start_worker,
+    wait_until_ready,
+)
 
 pytestmark = [pytest.mark.postgresql, pytest.mark.django_db(transaction=True)]
 
@@ -20,15 +25,7 @@ NAME = "web-under-test"  # libpq's application name, set by PGAPPNAME: its conne
 
 
 def connections_of_the_worker() -> int:
-    database = connection.settings_dict
-    with psycopg.connect(
-        dbname=database["NAME"],
-        user=database["USER"],
-        password=database["PASSWORD"],
-        host=database["HOST"],
-        port=database["PORT"] or 5432,
-        autocommit=True,
-    ) as other:
+    with other_client() as other:
         return other.execute(
             "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s", [NAME]
         ).fetchone()[0]

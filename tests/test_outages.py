@@ -23,7 +23,7 @@ from config.middleware import SessionMiddleware
 from core import outages
 from tests.play.test_play import new_table
 from tests.play.test_production_stack import wait_until
-from tests.servers import REDIS_URL, RedisProxy
+from tests.servers import REDIS_URL, RedisProxy, other_client
 from tests.test_deployment import settings_from
 
 pytestmark = pytest.mark.django_db
@@ -141,15 +141,7 @@ def test_a_pooled_connection_the_database_ended_is_never_handed_out(alice):
 def end_every_connection_but_one_of_its_own() -> int:
     """The database restarts, as far as this process's pool can tell: every connection to the
     test database is ended, but that of a client of its own, which does it."""
-    database = connection.settings_dict
-    with psycopg.connect(
-        dbname=database["NAME"],
-        user=database["USER"],
-        password=database["PASSWORD"],
-        host=database["HOST"],
-        port=database["PORT"] or 5432,
-        autocommit=True,
-    ) as other:
+    with other_client() as other:
         return other.execute(
             "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
             " WHERE datname = current_database() AND pid <> pg_backend_pid()"

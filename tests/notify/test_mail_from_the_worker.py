@@ -32,6 +32,15 @@ def waited(table, seconds: int = 20) -> None:
     )
 
 
+def her_move_waits_and_the_worker_passes(alice) -> None:
+    """alice's move at a table with a bot has waited long enough to be told by mail, and the
+    worker makes its pass."""
+    table = new_table(alice, seats=("me", "greedy"))
+    until_my_turn(table)
+    waited(table)
+    worker_pass()
+
+
 def test_your_move_comes_by_mail_naming_the_table_and_linking_to_it_once(alice, smtp_sink):
     table = new_table(alice, seats=("me", "greedy"))
     until_my_turn(table)
@@ -56,19 +65,13 @@ def test_your_move_comes_by_mail_naming_the_table_and_linking_to_it_once(alice, 
 def test_the_mail_is_in_the_persons_language(alice, client, smtp_sink):
     client.force_login(alice)
     client.get("/notifications/", headers={"Accept-Language": "en"})
-    table = new_table(alice, seats=("me", "greedy"))
-    until_my_turn(table)
-    waited(table)
-    worker_pass()
+    her_move_waits_and_the_worker_passes(alice)
     [mail] = smtp_sink.to("alice@example.com")
     assert mail["Subject"].startswith("Your move")
 
 
 def test_someone_who_never_told_their_language_is_written_to_in_russian(alice, smtp_sink):
-    table = new_table(alice, seats=("me", "greedy"))
-    until_my_turn(table)
-    waited(table)
-    worker_pass()
+    her_move_waits_and_the_worker_passes(alice)
     [mail] = smtp_sink.to("alice@example.com")
     assert mail["Subject"].startswith("Ваш ход")
 
@@ -149,10 +152,7 @@ def test_a_person_who_switched_mail_off_for_their_move_gets_none(alice, smtp_sin
     from notify import services
 
     services.switch_off(user=alice, kinds=["your_move"], channel="email")
-    table = new_table(alice, seats=("me", "greedy"))
-    until_my_turn(table)
-    waited(table)
-    worker_pass()
+    her_move_waits_and_the_worker_passes(alice)
     assert smtp_sink.to("alice@example.com") == []
     # Told all the same (kept on her page), with no delivery by e-mail.
     assert Notification.objects.filter(user=alice, kind="your_move").exists()
@@ -161,10 +161,7 @@ def test_a_person_who_switched_mail_off_for_their_move_gets_none(alice, smtp_sin
 
 def test_a_refused_address_is_given_up_at_once(alice, smtp_sink):
     smtp_sink.refused.add("alice@example.com")
-    table = new_table(alice, seats=("me", "greedy"))
-    until_my_turn(table)
-    waited(table)
-    worker_pass()
+    her_move_waits_and_the_worker_passes(alice)
     delivery = Delivery.objects.get()
     assert delivery.status == Delivery.Status.FAILED, delivery.error
     assert "refused" in delivery.error
@@ -173,10 +170,7 @@ def test_a_refused_address_is_given_up_at_once(alice, smtp_sink):
 def test_a_greylisted_address_is_tried_again_and_gets_its_mail(alice, smtp_sink):
     """451 at RCPT TO: "try again later", as greylisting servers say to a first sender."""
     smtp_sink.greylisted.add("alice@example.com")
-    table = new_table(alice, seats=("me", "greedy"))
-    until_my_turn(table)
-    waited(table)
-    worker_pass()
+    her_move_waits_and_the_worker_passes(alice)
     waiting = Delivery.objects.get()
     assert waiting.status == Delivery.Status.PENDING, waiting.error
     assert "451" in waiting.error and smtp_sink.messages == []
@@ -194,10 +188,7 @@ def test_a_server_that_stops_answering_once_it_has_the_message_gets_it_once(
     is given up, in doubt, never sent a second time."""
     settings.MAILERS["default"]["OPTIONS"]["timeout"] = 1
     smtp_sink.slow = 2
-    table = new_table(alice, seats=("me", "greedy"))
-    until_my_turn(table)
-    waited(table)
-    worker_pass()
+    her_move_waits_and_the_worker_passes(alice)
     given_up = Delivery.objects.get()
     assert given_up.status == Delivery.Status.FAILED
     assert "no answer after the message was sent" in given_up.error
@@ -208,10 +199,7 @@ def test_a_server_that_stops_answering_once_it_has_the_message_gets_it_once(
 
 
 def test_the_unsubscribe_header_is_the_literal_address_mail_programs_read(alice, smtp_sink):
-    table = new_table(alice, seats=("me", "greedy"))
-    until_my_turn(table)
-    waited(table)
-    worker_pass()
+    her_move_waits_and_the_worker_passes(alice)
     [raw] = smtp_sink.raw
     header = re.search(rb"^List-Unsubscribe: (.*)$", raw, re.M)[1].decode().strip()
     assert re.fullmatch(r"<https://101\.example/notifications/unsubscribe/[^>\s]+/>", header)
