@@ -134,3 +134,13 @@ def running_night(club: Club) -> Tournament | None:
 
 def requests_waiting(club: Club) -> QuerySet[JoinRequest]:
     return club.join_requests.select_related("user__player")
+
+
+def has_asked_to_join(club: Club, user) -> bool:
+    """Whether `user` (signed in, not a member) has asked to join and waits for the answer."""
+    return user.is_authenticated and club.join_requests.filter(user=user).exists()
+
+
+def checked_in(night: Tournament) -> set[int]:
+    """The players ticked present at the night's roll call."""
+    return set(night.entrants.filter(checked_in=True).values_list("player_id", flat=True))

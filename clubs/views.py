@@ -63,16 +63,12 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
     membership = queries.member_of(club, request.user)
     upcoming = list(queries.upcoming_nights(club))
     running = next((night for night in upcoming if night.status == "running"), None)
-    asked = (
-        membership is None
-        and request.user.is_authenticated
-        and club.join_requests.filter(user=request.user).exists()
-    )
+    asked = membership is None and queries.has_asked_to_join(club, request.user)
     runs = queries.runs(club, request.user)
     context = {
         "club": club,
         "runs": runs,
-        "requests_count": club.join_requests.count() if runs else 0,
+        "requests_count": queries.requests_waiting(club).count() if runs else 0,
         "membership": membership,
         "asked": asked,
         "upcoming": upcoming,
@@ -357,7 +353,7 @@ def roll_call(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
                 return redirect("clubs:roll_call", slug=club.slug, pk=night.pk)
         except ClubError as error:
             messages.error(request, str(error))
-    checked = set(night.entrants.filter(checked_in=True).values_list("player_id", flat=True))
+    checked = queries.checked_in(night)
     context = {
         "club": club,
         "night": night,
