@@ -98,10 +98,10 @@ def _endpoint_allowed(endpoint: str) -> bool:
 
 def _on_the_curve(p256dh: str) -> bool:
     """A P-256 public key, as a browser makes (its point on the curve, not 65 bytes only)."""
-    raw = base64.urlsafe_b64decode(p256dh + "=" * (-len(p256dh) % 4))
     try:
+        raw = base64.urlsafe_b64decode(p256dh + "=" * (-len(p256dh) % 4))
         ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), raw)
-    except ValueError:
+    except ValueError:  # binascii.Error too: a kept key that is not base64 at all
         return False
     return True
 

@@ -449,6 +449,9 @@ def test_a_browser_whose_keys_cannot_be_used_is_forgotten_and_the_others_get_the
         p256dh=b64(b"\x04" + bytes(64)),
         auth=b64(bytes(16)),
     )
+    PushSubscription.objects.create(
+        user=alice, endpoint=f"{push_service.url}/push/older", p256dh="abcde", auth=b64(bytes(16))
+    )
     send(told(alice))  # sent: no TryLater
     assert [request["path"] for request in push_service.received] == ["/push/phone"]
     assert list(PushSubscription.objects.values_list("endpoint", flat=True)) == [phone.endpoint]
