@@ -51,11 +51,9 @@ class RoundReview(models.Model):
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.WAITING
     )
-    # The index (in the round's moves) the worker goes on from: the decisions before it are
+    # The index (in the round's moves) its task goes on from: the decisions before it are
     # kept (ReviewedDecision), each written once, in the transaction that moves this.
     next_index = models.PositiveIntegerField(default=0)
-    # Until when the worker that took it works on it: another takes it only after that.
-    leased_until = models.DateTimeField(null=True, blank=True)
     # Moves with every decision kept: a cache, keys pages on it.
     version = models.PositiveIntegerField(default=1)
     error = models.CharField(max_length=300, blank=True)

@@ -1,21 +1,19 @@
 """The coach hears the apps it is built on: a round finished at a played table is queued for
-review in the transaction that finished it, and reviewed in the play worker's passes; the
+review in the transaction that finished it, and reviewed by a task (coach.tasks); the
 replay and the round's end ask it for its marks and the viewer's accuracy, and a player's
 profile for the coach's panel."""
-
-import datetime
 
 from django.dispatch import receiver
 from django.template.loader import render_to_string
 
-from coach import profile, queries, review_views, services, worker
-from play.signals import replay_panels, round_end_panels, round_finished, worker_pass
+from coach import profile, queries, review_views, tasks
+from play.signals import replay_panels, round_end_panels, round_finished
 from stats.signals import profile_panels
 
 
 @receiver(round_finished)
 def queue_the_round(sender, *, table, round: int, **kwargs) -> None:
-    services.queue_review(table=table, round_index=round)
+    tasks.queue(table=table, round_index=round)
 
 
 @receiver(profile_panels)
@@ -27,13 +25,6 @@ def coach_panel(sender, *, player, user=None, **kwargs) -> str:
         return ""
     own = user is not None and user.is_authenticated and player.user_id == user.pk
     return render_to_string("coach/_profile_panel.html", {"panel": panel, "own": own})
-
-
-@receiver(worker_pass)
-def review_what_waits(sender, *, now: datetime.datetime, **kwargs) -> None:
-    """The worker's pass: the rounds waiting for review, a slice at a time, after the tables'
-    owed moves (a database error propagates: the worker waits the outage out)."""
-    worker.review_due(now)
 
 
 @receiver(replay_panels)

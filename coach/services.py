@@ -1,5 +1,6 @@
 """The coach's services, the only code that writes its tables: queue a finished round for
-review (in the transaction that finished it), and review one (the worker, never a request).
+review (in the transaction that finished it), and keep its decisions one by one (its task,
+coach.tasks, never a request).
 
 Locks: a review's row; its table's rows are only read (a finished round never changes)."""
 
@@ -46,11 +47,45 @@ POSITION_KEYS = (
 )
 
 
-def queue_review(*, table: PlayTable, round_index: int) -> RoundReview:
-    """A review of round `round_index` of `table`, waiting for the worker (called in the
-    transaction that finished the round; a second call finds the first)."""
-    review, _ = RoundReview.objects.get_or_create(table=table, round=round_index)
-    return review
+def queue_review(*, table: PlayTable, round_index: int) -> tuple[RoundReview, bool]:
+    """A review of round `round_index` of `table`, waiting for its task (coach.tasks.queue,
+    in the transaction that finished the round); a second call finds the first. Returns the
+    review and whether it is new."""
+    return RoundReview.objects.get_or_create(table=table, round=round_index)
+
+
+def keep_decision(review: RoundReview, row: ReviewedDecision, *, next_index: int) -> bool:
+    """Write one decision of `review` and move the review past it, if it still stands where
+    `review` says (`next_index` then moves on). Returns whether it was written."""
+    with transaction.atomic():
+        moved = RoundReview.objects.filter(
+            pk=review.pk, status=RoundReview.Status.WAITING, next_index=review.next_index
+        ).update(next_index=next_index)
+        if not moved:
+            return False
+        row.save(force_insert=True)
+    review.next_index = next_index
+    return True
+
+
+def settle_review(review: RoundReview, *, next_index: int | None = None, failed: str = "") -> None:
+    """The review done (every decision written) or failed (`failed` says why), if it still
+    waits; a new version either way (pages keyed on it show the end)."""
+    with transaction.atomic():
+        locked = (
+            RoundReview.objects.select_for_update()
+            .filter(pk=review.pk, status=RoundReview.Status.WAITING)
+            .first()
+        )
+        if locked is None:
+            return
+        locked.status = RoundReview.Status.FAILED if failed else RoundReview.Status.DONE
+        locked.error = failed[:300]
+        if next_index is not None:
+            locked.next_index = next_index
+        locked.done_at = timezone.now()
+        locked.version += 1
+        locked.save(update_fields=["status", "error", "next_index", "done_at", "version"])
 
 
 def review_seed(table_seed: int, round_index: int) -> int:
@@ -102,8 +137,8 @@ def seat_players(table: PlayTable) -> dict[int, int | None]:
 def review_now(
     review: RoundReview, *, budget: float | None = None, seed: int | None = None
 ) -> RoundReview:
-    """Review the whole round at once and keep it (for tests and the demo; the worker goes
-    decision by decision). `seed`: by default the worker's (the same review)."""
+    """Review the whole round at once and keep it (for tests and the demo; its task goes
+    decision by decision). `seed`: by default the task's (the same review)."""
     if seed is None:
         seed = review_seed(review.table.seed, review.round)
     start, moves, made_by = round_to_review(review)

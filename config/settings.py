@@ -109,8 +109,9 @@ INSTALLED_APPS = [
     "django_ratelimit",
     "allauth",
     "allauth.account",
-    "django_tasks_db",
+    # Before django_tasks_db: its `db_worker` command is config's (outliving outages).
     "config",
+    "django_tasks_db",
     "core",
     "games",
     "claims",
@@ -474,8 +475,9 @@ PUSH_SERVICE_HOSTS = env_list(
 PUSH_ENDPOINT_PORTS: list[int] = []
 # The site's address, for the links in messages sent off the site (notify).
 # Background work as tasks of Django's framework, stored in the database (django-tasks-db): a
-# task's row is written in the transaction of its cause and run by `manage.py tasks_worker`
-# (`make run` starts it). So far the accounts' mail (notify.mail).
+# task's row is written in the transaction of its cause and run by `manage.py db_worker`
+# (`make run` starts it): notifications, the accounts' mail, the coach's reviews, reminders
+# (core.tasks, docs/architecture.md). docs/deployment.md says how they run on Redis instead.
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
 SITE_URL = os.environ.get("DJANGO_SITE_URL", "http://127.0.0.1:8000")

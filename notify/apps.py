@@ -11,7 +11,10 @@ class NotifyConfig(AppConfig):
     verbose_name = _("Notifications")
 
     def ready(self) -> None:
-        from notify import receivers  # noqa: F401 - its receivers connect
+        from notify import (
+            receivers,  # noqa: F401 - its receivers connect
+            tasks,  # noqa: F401 - its periodic tasks are known (core.tasks.schedule)
+        )
 
         # Each channel registers itself (notify.channels.CHANNELS), one import a line.
         from notify.channels import (

@@ -1,44 +1,48 @@
-"""Sending what is due: each delivery taken by one worker, sent at most once, retried with
-backoff when its channel fails for now, given up after a limit (docs/notifications.md says
-why at most once, and what remains).
+"""Sending a delivery: a task of Django's framework (`deliver`, core.tasks), enqueued in the
+transaction that writes the delivery (services.tell), run by `manage.py db_worker`; sent at
+most once per attempt, retried with backoff when its channel fails for now (the task enqueues
+its next attempt with `run_after`), given up after a limit (docs/notifications.md).
 
-A pass (`send_due`) does three steps, each its own transaction:
-1. claim: due deliveries are taken with `select_for_update(skip_locked=True)` (two workers
-   never take the same) and marked SENDING, an attempt counted, under a lease (`due_at`), and
-   committed before anything is sent;
-2. send: outside any transaction, on the channel, rendered in the person's language;
-3. settle: SENT, or back to PENDING with a backoff (TryLater), or FAILED (GiveUp, or the
-   limit of attempts), only if it is still this worker's claim.
-A worker killed between 1 and 3 leaves its deliveries SENDING; once their lease has run out
-they are given up (`give_up_interrupted`), not sent again: the message may have left."""
+A run of `deliver(pk, attempt)` does two steps:
+1. take (one transaction, under the delivery's row lock): the delivery, if it still waits for
+   this attempt, with the person's others on the same channel that are due too (kept by quiet
+   hours: one message), is rendered in the person's language and marked SENDING, the attempt
+   counted, and committed before anything is sent;
+2. send, outside any transaction, then settle: SENT; or back to PENDING with a backoff and a
+   task for the next attempt (TryLater); or FAILED (GiveUp, or the limit of attempts). The
+   settling is made once the database answers, however long it is away: what was sent is
+   recorded as sent.
+A run that finds its delivery taken already (by another's group, or settled) does nothing. A
+worker killed between 1 and 2 leaves its delivery SENDING, and the task running; when the
+worker starts again the task runs again (core.tasks.recover) and gives the delivery up as
+"interrupted": the message may have left, and is not sent again. Only that message, the one
+in flight, is ever in doubt. An outage of the database before step 1 commits leaves nothing
+changed: the run waits it out and starts again."""
 
 from __future__ import annotations
 
 import datetime
 import logging
-from collections.abc import Iterable
+from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import F
+from django.tasks import task
 from django.utils import timezone, translation
 
+from core.tasks import later, outliving_outages, resumable, until_reachable
 from notify import messages, preferences, queries
 from notify.channels import CHANNELS, GiveUp, TryLater
 from notify.links import absolute
-from notify.models import Delivery, Notification
+from notify.models import Delivery
 
 logger = logging.getLogger(__name__)
 
-# Deliveries one pass takes at most (a pass runs every second).
-BATCH = 50
-# How long a claimed delivery is its worker's: far above any channel's send (SMTP's timeout
-# is below it), so that a lease never runs out under a worker still sending.
-LEASE = datetime.timedelta(minutes=5)
 # The first retry after this; each next one twice as late, up to LONGEST_BACKOFF.
 FIRST_BACKOFF = datetime.timedelta(seconds=30)
 LONGEST_BACKOFF = datetime.timedelta(hours=1)
 # Attempts before a delivery is given up (30 s, 1, 2, 4, 8, 16, 32 min...: about 2 hours).
 MOST_ATTEMPTS = 8
+INTERRUPTED = "interrupted while sending: it may not have arrived"
 
 
 def backoff(attempts: int, after: float | None = None) -> datetime.timedelta:
@@ -50,141 +54,153 @@ def backoff(attempts: int, after: float | None = None) -> datetime.timedelta:
     return wait
 
 
-def send_due(now: datetime.datetime | None = None) -> int:
-    """Send every delivery due by `now` (in batches); returns how many were sent."""
-    now = now or timezone.now()
-    give_up_interrupted(now)
-    sent = 0
-    while True:
-        claimed = claim(now)
-        if not claimed:
-            return sent
-        for group in _grouped(claimed):
-            sent += _send(group, now)
-        if len(claimed) < BATCH:
-            return sent
+def enqueue(deliveries: list[Delivery]) -> None:
+    """The first attempt of each of `deliveries` (just written), in the caller's transaction."""
+    for delivery in deliveries:
+        later(deliver, delivery.pk, 1, run_after=delivery.due_at)
 
 
-def claim(now: datetime.datetime) -> list[Delivery]:
-    """Take up to BATCH due deliveries for this worker (committed: SENDING, an attempt more,
-    leased until now + LEASE)."""
+@resumable
+@task
+def deliver(delivery_id: int, attempt: int) -> str:
+    """Send delivery `delivery_id` (with the person's others due on its channel), attempt
+    `attempt`. Returns what became of it."""
+    return _deliver(delivery_id, attempt)
+
+
+@dataclass
+class Taken:
+    """A delivery's group marked SENDING, and its message."""
+
+    group: list[Delivery]
+    channel: object
+    title: str
+    text: str
+    url: str
+
+
+@outliving_outages
+def _deliver(delivery_id: int, attempt: int) -> str:
+    taken = _take(delivery_id, attempt)
+    if isinstance(taken, str):
+        return taken
+    first = taken.group[0]
+    try:
+        taken.channel.send(first.notification, title=taken.title, text=taken.text, url=taken.url)
+    except TryLater as failed:
+        until_reachable(_settle_failed, taken.group, str(failed) or "TryLater", after=failed.after)
+        return "retried"
+    except GiveUp as failed:
+        until_reachable(_settle, taken.group, status=Delivery.Status.FAILED, error=str(failed))
+        return "given up"
+    except Exception as failed:  # a channel's bug: retried like an outage, and logged
+        logger.exception("notify: sending on %s failed", first.channel)
+        until_reachable(_settle_failed, taken.group, f"{type(failed).__name__}: {failed}")
+        return "retried"
+    until_reachable(
+        _settle, taken.group, status=Delivery.Status.SENT, sent_at=timezone.now(), error=""
+    )
+    return "sent"
+
+
+def _take(delivery_id: int, attempt: int) -> Taken | str:
+    """Step 1: the delivery's group, rendered and marked SENDING (committed), or what became
+    of it instead."""
+    now = timezone.now()
     with transaction.atomic():
-        taken = list(
-            Delivery.objects.select_for_update(skip_locked=True)
-            .filter(status=Delivery.Status.PENDING, due_at__lte=now)
-            .order_by("due_at", "pk")[:BATCH]
+        delivery = (
+            Delivery.objects.select_for_update()
+            .select_related("notification__user")
+            .filter(pk=delivery_id)
+            .first()
         )
-        if not taken:
-            return []
-        lease = now + LEASE
-        Delivery.objects.filter(pk__in=[d.pk for d in taken]).update(
-            status=Delivery.Status.SENDING, attempts=F("attempts") + 1, due_at=lease
-        )
-        for delivery in taken:
-            delivery.status, delivery.attempts, delivery.due_at = (
-                Delivery.Status.SENDING,
-                delivery.attempts + 1,
-                lease,
+        if delivery is None:
+            return "gone"
+        if delivery.status == Delivery.Status.SENDING and delivery.attempts == attempt:
+            # This very attempt was being sent when its worker stopped (core.tasks.recover).
+            Delivery.objects.filter(sent_with=delivery, status=Delivery.Status.SENDING).update(
+                status=Delivery.Status.FAILED, error=INTERRUPTED
             )
+            return "interrupted"
+        if delivery.status != Delivery.Status.PENDING or delivery.attempts != attempt - 1:
+            return "taken"  # sent with another's group, settled, or a later attempt's
+        group = [delivery, *_due_with(delivery, now)]
+        settled = queries.no_longer_wanted([member.notification for member in group])
+        if settled:
+            Delivery.objects.filter(
+                pk__in=[member.pk for member in group if member.notification_id in settled]
+            ).update(status=Delivery.Status.SKIPPED, error="")
+            group = [member for member in group if member.notification_id not in settled]
+            if not group:
+                return "skipped"
+        taken = _rendered(group)
+        if isinstance(taken, str):
+            Delivery.objects.filter(pk__in=[member.pk for member in group]).update(
+                status=Delivery.Status.FAILED, error=taken[:300]
+            )
+            return "given up"
+        for member in group:
+            member.attempts += 1
+            member.status = Delivery.Status.SENDING
+            member.sent_with = group[0]
+        Delivery.objects.bulk_update(group, ["attempts", "status", "sent_with"])
+    return taken
+
+
+def _due_with(delivery: Delivery, now: datetime.datetime) -> list[Delivery]:
+    """The person's other deliveries on the same channel, due too and waiting (locked; those
+    another worker holds are left to it)."""
     return list(
-        Delivery.objects.filter(pk__in=[d.pk for d in taken], due_at=lease)
+        Delivery.objects.select_for_update(skip_locked=True)
         .select_related("notification__user")
+        .filter(
+            notification__user_id=delivery.notification.user_id,
+            channel=delivery.channel,
+            status=Delivery.Status.PENDING,
+            due_at__lte=now,
+        )
+        .exclude(pk=delivery.pk)
         .order_by("notification__created_at", "pk")
     )
 
 
-def give_up_interrupted(now: datetime.datetime) -> int:
-    """Deliveries whose worker stopped while sending them (their lease ran out): given up,
-    not sent again, since the message may have left (at most once)."""
-    with transaction.atomic():
-        stale = list(
-            Delivery.objects.select_for_update(skip_locked=True)
-            .filter(status=Delivery.Status.SENDING, due_at__lt=now)
-            .values_list("pk", flat=True)
-        )
-        return Delivery.objects.filter(pk__in=stale, status=Delivery.Status.SENDING).update(
-            status=Delivery.Status.FAILED,
-            error="interrupted while sending: it may not have arrived",
-        )
-
-
-def _grouped(claimed: Iterable[Delivery]) -> list[list[Delivery]]:
-    """One message per person and channel: several due at once (kept by quiet hours) go
-    together."""
-    groups: dict[tuple[int, str], list[Delivery]] = {}
-    for delivery in claimed:
-        groups.setdefault((delivery.notification.user_id, delivery.channel), []).append(delivery)
-    return list(groups.values())
-
-
-def _send(group: list[Delivery], now: datetime.datetime) -> int:
-    """Send one person's group on its channel and settle each of its deliveries (those whose
-    cause was settled meanwhile are not sent)."""
-    settled = queries.no_longer_wanted([delivery.notification for delivery in group])
-    if settled:
-        _settle(
-            [d for d in group if d.notification_id in settled],
-            status=Delivery.Status.SKIPPED,
-            error="",
-        )
-        group = [d for d in group if d.notification_id not in settled]
-        if not group:
-            return 0
+def _rendered(group: list[Delivery]) -> Taken | str:
+    """The group's one message in the person's language and zone, or why it cannot be sent."""
     first = group[0]
-    notifications: list[Notification] = [d.notification for d in group]
     user = first.notification.user
     channel = CHANNELS.get(first.channel)
-    try:
-        if channel is None:
-            raise GiveUp(f"no channel {first.channel!r} on this server")
-        if not user.is_active or not channel.linked(user):
-            raise GiveUp("the channel is no longer linked")
-        prefs = preferences.settings_of(user)
-        language = preferences.language_of(prefs)
-        with translation.override(language), timezone.override(preferences.zone_of(prefs)):
-            message = messages.render_group(notifications)
-            channel.send(
-                first.notification,
-                title=message.title,
-                text=message.text,
-                url=absolute(message.path),
-            )
-    except TryLater as failed:
-        _settle_failed(group, str(failed) or type(failed).__name__, now, after=failed.after)
-        return 0
-    except GiveUp as failed:
-        _settle(group, status=Delivery.Status.FAILED, error=str(failed)[:300])
-        return 0
-    except Exception as failed:  # a channel's bug: retried like an outage, and logged
-        logger.exception("notify: sending on %s failed", first.channel)
-        _settle_failed(group, f"{type(failed).__name__}: {failed}", now)
-        return 0
-    _settle(group, status=Delivery.Status.SENT, sent_at=timezone.now(), error="")
-    return len(group)
+    if channel is None:
+        return f"no channel {first.channel!r} on this server"
+    if not user.is_active or not channel.linked(user):
+        return "the channel is no longer linked"
+    prefs = preferences.settings_of(user)
+    group.sort(key=lambda member: (member.notification.created_at, member.pk))
+    language, zone = preferences.language_of(prefs), preferences.zone_of(prefs)
+    with translation.override(language), timezone.override(zone):
+        message = messages.render_group([member.notification for member in group])
+    return Taken(group, channel, message.title, message.text, absolute(message.path))
 
 
 def _settle(group: list[Delivery], **fields) -> None:
-    """Settle this worker's claims (only those still SENDING under its lease)."""
+    """Step 2: the group's end (only what is still SENDING: nothing else settles it)."""
+    if "error" in fields:
+        fields["error"] = fields["error"][:300]
     with transaction.atomic():
-        for delivery in group:
-            Delivery.objects.filter(
-                pk=delivery.pk, status=Delivery.Status.SENDING, due_at=delivery.due_at
-            ).update(**fields)
+        Delivery.objects.filter(
+            pk__in=[member.pk for member in group], status=Delivery.Status.SENDING
+        ).update(**fields)
 
 
-def _settle_failed(
-    group: list[Delivery], error: str, now: datetime.datetime, after: float | None = None
-) -> None:
+def _settle_failed(group: list[Delivery], error: str, after: float | None = None) -> None:
+    """Step 2 when the channel failed for now: each delivery waits for its next attempt (a
+    task enqueued with it), or is given up at the limit."""
+    now = timezone.now()
     with transaction.atomic():
-        for delivery in group:
-            mine = Delivery.objects.filter(
-                pk=delivery.pk, status=Delivery.Status.SENDING, due_at=delivery.due_at
-            )
-            if delivery.attempts >= MOST_ATTEMPTS:
+        for member in group:
+            mine = Delivery.objects.filter(pk=member.pk, status=Delivery.Status.SENDING)
+            if member.attempts >= MOST_ATTEMPTS:
                 mine.update(status=Delivery.Status.FAILED, error=error[:300])
-            else:
-                mine.update(
-                    status=Delivery.Status.PENDING,
-                    due_at=now + backoff(delivery.attempts, after),
-                    error=error[:300],
-                )
+                continue
+            due = now + backoff(member.attempts, after)
+            if mine.update(status=Delivery.Status.PENDING, due_at=due, error=error[:300]):
+                later(deliver, member.pk, member.attempts + 1, run_after=due)

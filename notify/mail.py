@@ -1,6 +1,6 @@
 """Mail written in a request and sent by a worker: the accounts' messages (the sign-up's
 confirmation, a password reset) as a task of Django's framework (settings.TASKS: django-tasks-db,
-whose row is written in the transaction of the request and run by `manage.py tasks_worker`).
+whose row is written in the transaction of the request and run by `manage.py db_worker`).
 
 A sign-up no longer waits for the mail server (1.5–4.4 s with a real one): the message is
 rendered in the request, in its language, and sent outside it. As with notifications

@@ -83,12 +83,13 @@ class Notification(models.Model):
 
 
 class Delivery(models.Model):
-    """A notification on one channel: sent exactly once, retried with backoff when the
-    channel fails, given up after a limit (and shown on the person's page)."""
+    """A notification on one channel: sent at most once per attempt by a task (notify.delivery),
+    retried with backoff when the channel fails, given up after a limit (and shown on the
+    person's page)."""
 
     class Status(models.TextChoices):
         PENDING = "pending", pgettext_lazy("delivery", "waiting")
-        # Taken by a worker, which is sending it now (until `due_at`, its lease).
+        # Taken by a task, which is sending it now (notify.delivery).
         SENDING = "sending", _("sending")
         SENT = "sent", _("sent")
         FAILED = "failed", _("given up")
@@ -102,7 +103,13 @@ class Delivery(models.Model):
         _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
     )
     attempts = models.PositiveSmallIntegerField(default=0)
+    # When it is to be sent (at once, when the person's quiet hours end, its next attempt's).
     due_at = models.DateTimeField(db_index=True)
+    # The delivery whose task sent this one with it, in one message (several due together for
+    # one person and channel); itself when it went alone.
+    sent_with = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     sent_at = models.DateTimeField(null=True, blank=True)
     error = models.CharField(max_length=300, blank=True)
 

@@ -1,5 +1,6 @@
 """What notify hears from the apps below it, and the notifications it writes for it (in the
-transaction of the change that causes them), and its part of the play worker's passes."""
+transaction of the change that causes them). What no signal says is looked for by its
+periodic tasks (notify.tasks)."""
 
 from __future__ import annotations
 
@@ -17,28 +18,13 @@ from claims.queries import deciders
 from claims.signals import claim_decided, claim_opened
 from games.models import Seat
 from games.signals import round_waits_confirmation
-from notify import delivery, preferences, services, time_zones
+from notify import preferences, services, time_zones
 from notify.models import Kind
-from play.signals import move_time_running_out, moved_for_person, worker_pass
+from play.signals import move_time_running_out, moved_for_person
 from tournaments.models import Table
 from tournaments.signals import round_clock_started, round_seated
 
 logger = logging.getLogger(__name__)
-
-# The day's tournaments are looked for this often (a daily reminder needs no more).
-DAYS_EVERY = datetime.timedelta(minutes=1)
-_days_looked_at: list[datetime.datetime] = []
-
-
-@receiver(worker_pass)
-def send_what_is_due(sender, *, now: datetime.datetime, **kwargs) -> None:
-    """The worker's pass: who now waits for a move without looking, the day's tournaments
-    (once a minute), then every delivery due."""
-    services.tell_moves_waiting(now)
-    if not _days_looked_at or now - _days_looked_at[-1] >= DAYS_EVERY:
-        _days_looked_at[:] = [now]
-        services.tell_tournament_days(now)
-    delivery.send_due()  # now: what was just told is due too
 
 
 @receiver(move_time_running_out)

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from cards101.engine import Move
-from notify import preferences, queries, time_zones
+from notify import delivery, preferences, queries, time_zones
 from notify.channels import CHANNELS
 from notify.models import Delivery, Kind, Notification, Settings
 
@@ -45,10 +45,12 @@ def tell(*, user, kind: str, key: str, payload: dict) -> Notification | None:
         return None  # told already: the same event is never told twice
     now = timezone.now()
     due = preferences.quiet_until(prefs, now) or now
-    Delivery.objects.bulk_create(
-        Delivery(notification=notification, channel=name, due_at=due)
-        for name in preferences.channels_for(prefs, kind)
-        if name in CHANNELS and CHANNELS[name].linked(user)
+    delivery.enqueue(
+        Delivery.objects.bulk_create(
+            Delivery(notification=notification, channel=name, due_at=due)
+            for name in preferences.channels_for(prefs, kind)
+            if name in CHANNELS and CHANNELS[name].linked(user)
+        )
     )
     return notification
 
@@ -66,10 +68,12 @@ def send_test(*, user) -> Notification:
             payload={},
             language=preferences.language_of(prefs),
         )
-        Delivery.objects.bulk_create(
-            Delivery(notification=notification, channel=name, due_at=timezone.now())
-            for name, channel in CHANNELS.items()
-            if channel.linked(user)
+        delivery.enqueue(
+            Delivery.objects.bulk_create(
+                Delivery(notification=notification, channel=name, due_at=timezone.now())
+                for name, channel in CHANNELS.items()
+                if channel.linked(user)
+            )
         )
     return notification
 

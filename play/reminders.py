@@ -1,57 +1,73 @@
-"""The reminders of correspondence tables: the worker (play_worker) tells the person to move,
-once a move, that their time runs out (play.correspondence.remind_at), by a signal that the
-apps above hear (notify sends the reminder)."""
+"""The reminders of correspondence tables: when the person to move is running out of time
+(play.correspondence.remind_at), a task (`remind`, run by `manage.py db_worker`) tells the
+apps above by a signal (notify sends the reminder), once a move.
+
+The task is enqueued wherever the clock sets the table's `remind_at` (`later`), in that
+transaction, to run at that time. A run reminds only if the table still owes this reminder
+(its `remind_at` has come): a move made, or a vacation that moved the deadline, leaves it
+nothing to do (the new time has its own task). The signal is sent in the transaction that
+clears `remind_at`, under the table's row lock, so that a receiver's outbox row is written
+once a move; a receiver that raises undoes it, and the reminder is tried again later."""
 
 from __future__ import annotations
 
 import datetime
+import logging
 
 from django.db import transaction
+from django.tasks import task
 from django.utils import timezone
 
+from core.outages import DATABASE_UNREACHABLE
+from core.tasks import later, outliving_outages, resumable
 from play import signals
 from play.models import PlayTable
-from play.services import take_due
+
+logger = logging.getLogger(__name__)
+
+# A reminder whose receiver failed is tried again after this.
+RETRY_AFTER = datetime.timedelta(seconds=30)
 
 
-class ReminderFailed(Exception):
-    """The reminder due at table `pk` failed (a receiver raised; nothing of it was saved)."""
-
-    def __init__(self, pk: int) -> None:
-        super().__init__(pk)
-        self.pk = pk
+def remind_later(table: PlayTable) -> None:
+    """The task of the reminder the locked `table` now owes (its `remind_at`), if it owes one."""
+    if table.remind_at is not None:
+        later(remind, table.pk, run_after=table.remind_at)
 
 
-def remind_due(now: datetime.datetime | None = None) -> int | None:
-    """The worker's reminder at one correspondence table whose person to move is running out
-    of time: `signals.move_time_running_out` is sent in the transaction that clears the
-    table's `remind_at`, so that a receiver's outbox row is written once a move, whatever
-    worker takes it (the others skip the locked row). Returns the table's id, or None."""
-    now = now or timezone.now()
-    with transaction.atomic():
-        table = take_due("remind_at", now)
-        if table is None:
-            return None
-        # Not the version: nothing on the board changes.
-        PlayTable.objects.filter(pk=table.pk).update(remind_at=None)
-        seat = table.seats.filter(position=table.clock_seat).select_related("user").first()
-        if seat is not None and seat.user is not None and table.server_moves_at is not None:
-            try:
-                signals.move_time_running_out.send(
-                    PlayTable,
-                    table=table,
-                    seat=seat,
-                    user=seat.user,
-                    deadline=table.server_moves_at,
-                )
-            except Exception as error:
-                raise ReminderFailed(table.pk) from error
-    return table.pk
+@resumable
+@task
+def remind(table_id: int) -> str:
+    """Remind the person to move at table `table_id`, if the table owes it now."""
+    return _remind(table_id)
 
 
-def put_reminder_aside(pk: int, delay: datetime.timedelta) -> None:
-    """A reminder that failed is tried again after `delay`, if it is still owed."""
-    with transaction.atomic():
-        PlayTable.objects.filter(pk=pk, remind_at__isnull=False).update(
-            remind_at=timezone.now() + delay
-        )
+@outliving_outages
+def _remind(table_id: int) -> str:
+    try:
+        with transaction.atomic():
+            table = (
+                PlayTable.objects.select_for_update()
+                .filter(pk=table_id, remind_at__lte=timezone.now())
+                .first()
+            )
+            if table is None:
+                return "not owed"
+            # Not the version: nothing on the board changes.
+            PlayTable.objects.filter(pk=table.pk).update(remind_at=None)
+            seat = table.seats.filter(position=table.clock_seat).select_related("user").first()
+            if seat is None or seat.user is None or table.server_moves_at is None:
+                return "nobody to remind"
+            signals.move_time_running_out.send(
+                PlayTable, table=table, seat=seat, user=seat.user, deadline=table.server_moves_at
+            )
+    except DATABASE_UNREACHABLE:
+        raise  # waited out (outliving_outages)
+    except Exception:
+        logger.exception("play: the reminder at table %s failed; trying again later", table_id)
+        with transaction.atomic():
+            table = PlayTable.objects.select_for_update().filter(pk=table_id).first()
+            if table is not None and table.remind_at is not None:
+                later(remind, table_id, run_after=timezone.now() + RETRY_AFTER)
+        return "failed"
+    return "reminded"

@@ -26,7 +26,7 @@ from games.bot_names import stored_bot_name
 from games.labels import rules_message
 from games.models import Match, Player
 from games.services import own_player
-from play import correspondence, signals
+from play import correspondence, reminders, signals
 from play.board import fast_forward_offered
 from play.models import PlaySeat, PlayTable
 from play.queries import AtTable, at_table, vacation_spans
@@ -492,6 +492,7 @@ def _set_clock(at: AtTable) -> None:
         table.server_moves_at = now + datetime.timedelta(seconds=table.move_seconds)
         return
     correspondence.reclock(table, vacation_spans(seat.user_id, since=now))
+    reminders.remind_later(table)
 
 
 def _save(table: PlayTable, *fields: str) -> None:

@@ -1,5 +1,5 @@
 """What played tables tell the apps above (a correspondence move's time running out, a move
-the site made for a person, a round finished, the worker's pass), what they ask them for their
+the site made for a person, a round finished), what they ask them for their
 pages (panels beside a replay and a round's end), and what they answer the games app (which
 of them show a player's name)."""
 
@@ -9,11 +9,11 @@ from games.signals import pages_showing_players
 from play.models import PlaySeat, PlayTable
 
 move_time_running_out = Signal()
-"""Sent by the worker (reminders.remind_due), once a move, when the time of the person to move
+"""Sent by the reminder's task (play.reminders), once a move, when the time of the person to move
 at a correspondence table runs low (play.correspondence.remind_at), inside the transaction
 that marks it sent: `table` (PlayTable), `seat` (PlaySeat), `user` and `deadline` (an aware
 datetime, when the stand-in plays for them). A receiver writes what it sends in that
-transaction; raising undoes the mark, and the worker tries again."""
+transaction; raising undoes the mark, and the task tries again later."""
 
 moved_for_person = Signal()
 """Sent when the stand-in made a move for a person whose time for it ran out (not for someone
@@ -27,11 +27,6 @@ round_finished = Signal()
 and its result: `table` (PlayTable) and `round` (the round's index, 0-based as the engine
 counts; its moves are the table's PlayMove rows of that round). A receiver writes what must
 follow (a review for the coach to compute) in that transaction; raising undoes the move."""
-
-worker_pass = Signal()
-"""Sent by the play worker between owed moves, about once a second (`now`): the apps built on
-this one do their time-driven work there (notify sends what is due). A receiver that fails on
-the database raises (the worker waits out the outage); it handles its other errors itself."""
 
 replay_panels = Signal()
 """Asked by the replay of a finished round for what the apps above show beside it (the coach's

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from core import live
-from play import correspondence
+from play import correspondence, reminders
 from play.models import CORRESPONDENCE_SECONDS, PlayTable, Vacation
 from play.queries import vacation_spans
 from play.services import CLOCK_FIELDS
@@ -134,4 +134,5 @@ def _reclock_tables(user) -> None:
             live.moved(table)  # "on vacation until" shows at the table
             continue
         correspondence.reclock(table, vacation_spans(user.pk, since=table.clock_started_at))
+        reminders.remind_later(table)
         live.moved(table, *CLOCK_FIELDS)

@@ -1,7 +1,7 @@
 """Serve the site as `make run` does: the ASGI app (uvicorn; the live pages' event streams
 need it) and, beside it, the play worker (bots, timers and next deals move with nobody looking),
-the tasks' worker (the accounts' mail) and, when a Telegram bot is set up without a webhook,
-its poller (notify's telegram_poll).
+the tasks' worker (db_worker: notifications, mail, the coach's reviews, reminders) and, when a
+Telegram bot is set up without a webhook, its poller (notify's telegram_poll).
 
     python manage.py serve [--port 8000] [--host 127.0.0.1] [--reload]
 
@@ -24,7 +24,7 @@ from config.management.commands.demo import DEMO_PASSWORD, DEMO_USERNAME
 
 
 class Command(BaseCommand):
-    help = "Serve the site (uvicorn) with the play worker beside it."
+    help = "Serve the site (uvicorn) with the play worker and the tasks' worker beside it."
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--host", default="127.0.0.1")
@@ -38,7 +38,7 @@ class Command(BaseCommand):
             [sys.executable, "manage.py", "play_worker"], cwd=settings.BASE_DIR
         )
         tasks = subprocess.Popen(
-            [sys.executable, "manage.py", "tasks_worker", "--no-reload", "--verbosity", "0"],
+            [sys.executable, "manage.py", "db_worker", "--no-reload", "--verbosity", "0"],
             cwd=settings.BASE_DIR,
         )
         helpers = [worker, tasks]

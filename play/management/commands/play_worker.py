@@ -1,6 +1,7 @@
-"""The clock of tables played on the site: bots move, timers run out, the next round is dealt
-and people are reminded that their correspondence move's time runs out, whether or not anyone
-is looking.
+"""The clock of tables played on the site: bots move, timers run out and the next round is
+dealt, whether or not anyone is looking. Nothing else: what is not a table's move (sending
+notifications, the coach's reviews, reminders) is a task of the tasks' worker (`manage.py
+db_worker`, core.tasks), so that a slow mail server or Telegram never holds up a table.
 
     python manage.py play_worker
 
@@ -8,9 +9,7 @@ is looking.
 (docs/deployment.md), and several may run on one database: each move is taken under the
 table's row lock, which the others skip. Stopped by SIGTERM or Ctrl-C after the move it is
 making. It outlives outages of the database: a pass that fails waits a little longer each time
-the database fails again, and goes on once it answers. Between owed moves, about once a
-second, the apps built on play do their time-driven work (`play.signals.worker_pass`: notify
-sends the notifications due).
+the database fails again, and goes on once it answers.
 """
 
 from __future__ import annotations
@@ -30,8 +29,7 @@ from django.utils import timezone
 
 from core.models import LiveEvent
 from core.outages import DATABASE_UNREACHABLE
-from play import reminders, services
-from play.signals import worker_pass
+from play import services
 
 logger = logging.getLogger(__name__)
 
@@ -43,9 +41,6 @@ RETRY_AFTER = datetime.timedelta(seconds=30)
 # ...or after this when it failed because the database was away for a moment.
 RETRY_SOON_AFTER = datetime.timedelta(seconds=2)
 FORGET_EVERY = datetime.timedelta(minutes=1)
-# Between owed moves, the apps built on play do their time-driven work this often (notify
-# sends what is due): the tables' moves come first.
-PASS_EVERY = 1.0
 # After a pass that failed on the database, the next waits this long, doubled after each
 # failure in a row up to LONGEST_WAIT, each a quarter more or less at random (so that the
 # workers that failed together do not all come back at once).
@@ -104,7 +99,6 @@ def run(stopping: threading.Event, *, until_idle: bool = False) -> int:
     until none is due). Returns how many were made."""
     made = 0
     forgotten_at = timezone.now()
-    passed_at = 0.0
     outage = Outage()
     while not stopping.is_set():
         due = None
@@ -115,15 +109,6 @@ def run(stopping: threading.Event, *, until_idle: bool = False) -> int:
             except services.OwedMoveFailed as failed:
                 _put_aside(failed)
                 continue  # the other tables go on at once
-            try:
-                # A reminder counts as work done: the next pass looks again at once.
-                moved = reminders.remind_due() is not None or moved
-            except reminders.ReminderFailed as failed:
-                _put_reminder_aside(failed)
-                continue
-            if not moved and (until_idle or time.monotonic() - passed_at >= PASS_EVERY):
-                passed_at = time.monotonic()
-                _pass_others()
             if not moved and not until_idle:
                 now = timezone.now()
                 if now - forgotten_at > FORGET_EVERY:
@@ -145,17 +130,6 @@ def run(stopping: threading.Event, *, until_idle: bool = False) -> int:
     return made
 
 
-def _pass_others() -> None:
-    """The time-driven work of the apps built on play (worker_pass): a database error stops
-    the pass as the worker's own would (an outage is waited out); any other is logged, and
-    the worker goes on."""
-    for receiver, result in worker_pass.send_robust(sender=None, now=timezone.now()):
-        if isinstance(result, DATABASE_ERRORS):
-            raise result
-        if isinstance(result, Exception):
-            logger.error("play worker: %r failed", receiver, exc_info=result)
-
-
 def _put_aside(failed: services.OwedMoveFailed) -> None:
     """A move that fails must not stop every other table: its table is tried again soon if
     the database was away for a moment, later (and the failure logged) if the move itself
@@ -166,16 +140,6 @@ def _put_aside(failed: services.OwedMoveFailed) -> None:
     else:
         logger.exception("play worker: the owed move at table %s failed", failed.pk)
         services.put_aside(failed.pk, RETRY_AFTER)
-
-
-def _put_reminder_aside(failed: reminders.ReminderFailed) -> None:
-    """A reminder that fails is sent later, as a failed move is made later."""
-    if isinstance(failed.__cause__, DATABASE_UNREACHABLE):
-        _forget_connection()
-        reminders.put_reminder_aside(failed.pk, RETRY_SOON_AFTER)
-    else:
-        logger.exception("play worker: the reminder at table %s failed", failed.pk)
-        reminders.put_reminder_aside(failed.pk, RETRY_AFTER)
 
 
 def _forget_connection() -> None:
