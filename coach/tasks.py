@@ -50,13 +50,16 @@ def review_round(review_id: int) -> str:
 
 
 @outliving_outages
-def review(review_id: int, *, budget: float | None = None, slice_seconds: float = SLICE) -> str:
-    """A run of the review (`budget`: the analysis' per decision, by default the setting's).
+def review(
+    review_id: int, *, budget: float | None = None, slice_seconds: float | None = None
+) -> str:
+    """A run of the review (`budget`: the analysis' per decision, by default the setting's;
+    `slice_seconds`: by default SLICE).
     Returns what became of it: "done", "goes on", "failed", or "settled" (nothing to do)."""
     found = RoundReview.objects.select_related("table").filter(pk=review_id).first()
     if found is None or found.status != RoundReview.Status.WAITING:
         return "settled"
-    ends = time.monotonic() + slice_seconds
+    ends = time.monotonic() + (SLICE if slice_seconds is None else slice_seconds)
     budget = settings.COACH_REVIEW_BUDGET if budget is None else budget
     try:
         start, moves, made_by = services.round_to_review(found)

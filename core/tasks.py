@@ -27,7 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.db import close_old_connections, transaction
-from django.tasks import Task, default_task_backend, task
+from django.tasks import Task, task, task_backends
 from django.utils import timezone
 
 from core.outages import DATABASE_UNREACHABLE
@@ -46,11 +46,13 @@ RESUMABLE: set[str] = set()
 PERIODIC: list[tuple[Task, datetime.timedelta]] = []
 
 
-def in_the_database() -> bool:
-    """Whether the tasks' rows are in the site's database (django-tasks-db)."""
+def in_the_database(the_task: Task | None = None) -> bool:
+    """Whether the rows of `the_task` (by default: of tasks) are in the site's database
+    (django-tasks-db)."""
     from django_tasks_db.backend import DatabaseBackend
 
-    return isinstance(default_task_backend, DatabaseBackend)
+    backend = the_task.get_backend() if the_task is not None else task_backends["default"]
+    return isinstance(backend, DatabaseBackend)
 
 
 def later(
@@ -61,7 +63,7 @@ def later(
     if run_after is not None and run_after <= timezone.now():
         run_after = None
     queued = the_task.using(run_after=run_after) if run_after is not None else the_task
-    if in_the_database():
+    if in_the_database(the_task):
         queued.enqueue(*args, **kwargs)
     else:
         transaction.on_commit(lambda: queued.enqueue(*args, **kwargs), robust=True)
@@ -132,7 +134,7 @@ def periodic(every: datetime.timedelta, **options: Any) -> Callable[[Callable[[]
 def _waiting(the_task: Task) -> bool:
     """Whether a run of `the_task` waits in the queue (on the database backend; elsewhere the
     chain is the backend's to keep: docs/deployment.md)."""
-    if not in_the_database():
+    if not in_the_database(the_task):
         return False
     from django_tasks_db.models import DBTaskResult
 

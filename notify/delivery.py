@@ -116,8 +116,13 @@ def _take(delivery_id: int, attempt: int) -> Taken | str:
         )
         if delivery is None:
             return "gone"
-        if delivery.status == Delivery.Status.SENDING and delivery.attempts == attempt:
-            # This very attempt was being sent when its worker stopped (core.tasks.recover).
+        if (
+            delivery.status == Delivery.Status.SENDING
+            and delivery.attempts == attempt
+            and delivery.sent_with_id == delivery.pk
+        ):
+            # This very run was sending it (with its group) when its worker stopped: it runs
+            # again (core.tasks.recover). A delivery sent with another's group is left to it.
             Delivery.objects.filter(sent_with=delivery, status=Delivery.Status.SENDING).update(
                 status=Delivery.Status.FAILED, error=INTERRUPTED
             )

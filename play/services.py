@@ -199,7 +199,13 @@ def step_due(now: datetime.datetime | None = None) -> int | None:
     read again under the write lock). Returns the table's id, or None if none is due."""
     now = now or timezone.now()
     with transaction.atomic():
-        table = take_due("server_moves_at", now)
+        # The table whose time came first, locked, skipping those another worker holds.
+        table = (
+            PlayTable.objects.select_for_update(skip_locked=True)
+            .filter(server_moves_at__lte=now)
+            .order_by("server_moves_at")
+            .first()
+        )
         if table is None:
             return None
         try:
@@ -207,17 +213,6 @@ def step_due(now: datetime.datetime | None = None) -> int | None:
         except Exception as error:
             raise OwedMoveFailed(table.pk) from error
     return table.pk
-
-
-def take_due(field: str, now: datetime.datetime) -> PlayTable | None:
-    """The table whose `field` (a time) came first and has come, locked, skipping those
-    another worker holds (inside the caller's transaction)."""
-    return (
-        PlayTable.objects.select_for_update(skip_locked=True)
-        .filter(**{f"{field}__lte": now})
-        .order_by(field)
-        .first()
-    )
 
 
 def put_aside(pk: int, delay: datetime.timedelta) -> None:

@@ -2,11 +2,19 @@
 played out, changed; calls run at once): helpers to import, where conftest.py holds only
 fixtures and the suite's hooks."""
 
+import contextlib
+import datetime
 import threading
+from unittest import mock
 
+from django.core.management import call_command
 from django.db import connection
+from django.utils import timezone
+from django_tasks_db.management.commands import db_worker as library_worker
+from django_tasks_db.models import DBTaskResult
 
 from cards101.rules import PRESETS
+from core import tasks
 from games import services
 
 
@@ -111,3 +119,44 @@ def at_once(*calls):
     for thread in threads:
         thread.join(timeout=30)
     return results
+
+
+def run_tasks(now: datetime.datetime | None = None) -> int:
+    """What `manage.py db_worker` does, in this process, until no task is ready (by `now`, the
+    clock held there if given): the periodic looks (each made once a call, as if its time had
+    come), then every task due. Returns how many ran.
+    In the test's transaction: the worker's closing of old connections would close the
+    test's, and is left out."""
+    ran: list[int] = []
+    original = library_worker.Worker.run_task
+    # The periodic looks are made at each call, as if their time had come.
+    DBTaskResult.objects.filter(
+        status="READY", task_path__in=[the_task.module_path for the_task, _ in tasks.PERIODIC]
+    ).update(run_after=now or timezone.now())
+
+    def counted(worker, row):
+        ran.append(1)
+        return original(worker, row)
+
+    with contextlib.ExitStack() as stack:
+        for module in (
+            "django_tasks_db.management.commands.db_worker",
+            "config.management.commands.db_worker",
+            "core.tasks",
+        ):
+            stack.enter_context(mock.patch(f"{module}.close_old_connections"))
+        stack.enter_context(
+            mock.patch("django_tasks_db.management.commands.db_worker.Worker.run_task", counted)
+        )
+        if now is not None:
+            stack.enter_context(mock.patch("django.utils.timezone.now", return_value=now))
+        call_command(
+            "db_worker",
+            "--batch",
+            "--no-reload",
+            "--no-startup-delay",
+            "--worker-id",
+            "tests",
+            verbosity=0,
+        )
+    return len(ran)

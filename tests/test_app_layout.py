@@ -216,8 +216,7 @@ def test_a_watched_version_is_moved_and_announced_only_by_core_live():
     assert found == {
         "games/services/rounds.py": ["changed.version += 1"],
         "stats/services.py": ["pool.version += 1"],
-        "coach/services.py": ["locked.version += 1"],
-        "coach/worker.py": ["locked.version += 1"],
+        "coach/services.py": ["locked.version += 1", "locked.version += 1"],
     }
 
 

@@ -11,12 +11,12 @@ import pytest
 from django.urls import reverse
 
 from cards101 import analysis
-from coach import worker
 from coach.models import ReviewedDecision, RoundReview
 from play.board import MoveShown
 from play.models import PlayTable
 from tests.coach.factories import played_table
 from tests.coach.mistakes import mistakes_of
+from tests.factories import run_tasks
 
 pytestmark = pytest.mark.django_db
 EN = {"Accept-Language": "en"}
@@ -24,12 +24,10 @@ RU = {"Accept-Language": "ru"}
 
 
 def reviewed(user, **kwargs) -> PlayTable:
-    """A played table whose finished rounds the worker has reviewed."""
+    """A played table whose finished rounds the coach's tasks have reviewed."""
     table = played_table(user, **kwargs)
     PlayTable.objects.update(server_moves_at=None)
-    worker.forget()
-    while worker.review_due(budget=0.003, slice_seconds=60):
-        pass
+    run_tasks()
     assert not RoundReview.objects.exclude(status="done").exists()
     return table
 
@@ -155,9 +153,7 @@ def test_after_a_rounds_board_the_person_sees_their_accuracy_once_the_coach_is_d
     assert "The coach is reviewing this round" in panel
     assert 'hx-trigger="every 3s"' in panel
     PlayTable.objects.update(server_moves_at=None)
-    worker.forget()
-    while worker.review_due(budget=0.003, slice_seconds=60):
-        pass
+    run_tasks()
     losses = ReviewedDecision.objects.filter(review__table=table, seat=0).values_list(
         "loss", flat=True
     )

@@ -1,18 +1,17 @@
 """Accounts through django-allauth: sign up, log in, password reset, each with its player."""
 
 import smtplib
-from unittest import mock
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
-from django.core.management import call_command
 from django.db import OperationalError
 from django.urls import reverse
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from games.models import Player
+from tests.factories import run_tasks
 
 pytestmark = pytest.mark.django_db
 
@@ -51,16 +50,6 @@ def test_a_password_reset_sends_an_email(client, alice, settings):
     run_tasks()
     assert len(mail.outbox) == 1
     assert "alice@example.com" in mail.outbox[0].to
-
-
-def run_tasks() -> None:
-    """What `manage.py tasks_worker` does, until no task is ready (in the test's transaction:
-    the worker's closing of old connections would close the test's)."""
-    with (
-        mock.patch("django_tasks_db.management.commands.db_worker.close_old_connections"),
-        mock.patch("config.management.commands.tasks_worker.close_old_connections"),
-    ):
-        call_command("tasks_worker", "--batch", "--no-reload", "--no-startup-delay", verbosity=0)
 
 
 def sign_up(client, username: str, email: str, language: str = "ru"):
@@ -112,7 +101,7 @@ def test_the_sign_up_mail_waits_out_a_mail_server_outage(client, settings, monke
     run_tasks()
     assert mail.outbox == []
     # Tried again later, not given up.
-    [retry] = DBTaskResult.objects.filter(status="READY")
+    [retry] = DBTaskResult.objects.filter(status="READY", task_path="notify.mail.send_mail")
     assert retry.run_after > timezone.now()
     monkeypatch.setattr(EmailBackend, "send_messages", real_send)
     DBTaskResult.objects.filter(pk=retry.pk).update(run_after=timezone.now())
@@ -134,12 +123,12 @@ def test_account_pages_use_the_site_layout(client):
     assert "Log In" in page or "Sign In" in page
 
 
-def test_the_tasks_worker_outlives_a_database_outage(client, settings, monkeypatch):
+def test_the_db_worker_outlives_a_database_outage(client, settings, monkeypatch):
     settings.MAILERS = {"default": {"BACKEND": "django.core.mail.backends.locmem.EmailBackend"}}
     sign_up(client, "zoe", "zoe@example.com", language="en")
-    from config.management.commands import tasks_worker
+    from config.management.commands import db_worker
 
-    monkeypatch.setattr(tasks_worker.time, "sleep", lambda seconds: None)
+    monkeypatch.setattr(db_worker.time, "sleep", lambda seconds: None)
     ready = DBTaskResult.objects.ready
     failures = iter([OperationalError("the database restarts")])
 

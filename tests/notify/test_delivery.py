@@ -1,6 +1,7 @@
-"""Sending: never twice, even with two workers and a channel that fails midway; retried with
-backoff, given up after a limit (and shown on the person's page); a worker stopped while
-sending leaves nothing sent twice; quiet hours keep messages and send them together."""
+"""Sending, a task a delivery: never twice, even with two workers and a channel that fails
+midway; retried with backoff (each next attempt a task of its own), given up after a limit
+(and shown on the person's page); a worker stopped while sending leaves nothing sent twice;
+quiet hours keep messages and send them together."""
 
 import datetime
 import threading
@@ -8,11 +9,13 @@ import time
 
 import pytest
 from django.utils import timezone
+from django_tasks_db.management.commands import db_worker as library_worker
+from django_tasks_db.models import DBTaskResult
 
 from notify import delivery, services
 from notify.channels import CHANNELS, GiveUp, TryLater
 from notify.models import Delivery, Settings
-from tests.factories import at_once
+from tests.factories import at_once, run_tasks
 
 
 class FlakyChannel:
@@ -56,6 +59,28 @@ def tell(user, key: str, path: str = ""):
     return services.tell(user=user, kind="your_move", key=key, payload=payload)
 
 
+def a_worker(worker_id: str):
+    """A tasks' worker of its own (`manage.py db_worker --batch`), for a thread."""
+
+    def run() -> None:
+        library_worker.Worker(
+            queue_names=["*"],
+            interval=0,
+            batch=True,
+            backend_name="default",
+            startup_delay=False,
+            max_tasks=None,
+            worker_id=worker_id,
+            excluded_queue_names=[],
+        ).run()
+
+    return run
+
+
+def deliveries_task_rows():
+    return DBTaskResult.objects.filter(task_path="notify.delivery.deliver")
+
+
 @pytest.mark.django_db(transaction=True)
 def test_two_workers_and_a_channel_that_fails_midway_send_each_message_once(
     alice, bob, carol, flaky
@@ -64,18 +89,26 @@ def test_two_workers_and_a_channel_that_fails_midway_send_each_message_once(
         for number in range(3):
             tell(user, f"table {number}")
     assert Delivery.objects.count() == 9
-    at_once(delivery.send_due, delivery.send_due)
+    # Each delivery's task written with it.
+    assert deliveries_task_rows().filter(status="READY").count() == 9
+    at_once(a_worker("one"), a_worker("two"))
     # One message a person (their three together); one failed and waits for its retry; the
     # others went, each once.
     assert len(flaky.sent) == 2
     waiting = Delivery.objects.filter(status=Delivery.Status.PENDING)
     assert waiting.count() == 3
     assert {d.attempts for d in waiting} == {1}
+    # The retries' time comes (each the same for alice's three: still one message).
+    retries = deliveries_task_rows().filter(status="READY")
+    assert retries.count() == 3
+    assert len({d.due_at for d in waiting}) == 1
+    retries.update(run_after=timezone.now())
     waiting.update(due_at=timezone.now())
-    at_once(delivery.send_due, delivery.send_due)
+    at_once(a_worker("one"), a_worker("two"))
     told = [user for user, _title in flaky.sent]
     assert sorted(told) == sorted([alice.pk, bob.pk, carol.pk])
     assert Delivery.objects.filter(status=Delivery.Status.SENT).count() == 9
+    assert not deliveries_task_rows().filter(status__in=["READY", "RUNNING"]).exists()
 
 
 @pytest.mark.django_db
@@ -83,21 +116,27 @@ def test_a_failed_send_is_retried_later_and_later_then_given_up_and_shown(alice,
     flaky.failures = 100
     tell(alice, "Friday table")
     now = timezone.now()
-    delivery.send_due(now)
+    run_tasks(now)
     first = Delivery.objects.get()
     assert first.status == Delivery.Status.PENDING
     assert first.due_at == now + datetime.timedelta(seconds=30)
-    Delivery.objects.update(due_at=now)
-    delivery.send_due(now)
-    assert Delivery.objects.get().due_at == now + datetime.timedelta(seconds=60)
+    # Not before its time...
+    run_tasks(now + datetime.timedelta(seconds=29))
+    assert flaky.calls == 1
+    # ...then again, twice as late the next time.
+    later = now + datetime.timedelta(seconds=30)
+    run_tasks(later)
+    assert Delivery.objects.get().due_at == later + datetime.timedelta(seconds=60)
     client.force_login(alice)
     page = client.get("/notifications/", headers={"Accept-Language": "en"}).content.decode()
     assert "2 attempts failed" in page
-    # The last attempt fails too: given up, and the page says why.
-    Delivery.objects.update(attempts=delivery.MOST_ATTEMPTS - 1, due_at=now)
-    delivery.send_due(now)
+    # Each next attempt fails too, until the last: given up, and the page says why.
+    for hours in range(1, delivery.MOST_ATTEMPTS + 2):
+        run_tasks(now + datetime.timedelta(hours=hours))
+    assert flaky.calls == delivery.MOST_ATTEMPTS
     given_up = Delivery.objects.get()
     assert given_up.status == Delivery.Status.FAILED
+    assert not deliveries_task_rows().filter(status="READY").exists()
     page = client.get("/notifications/", headers={"Accept-Language": "en"}).content.decode()
     assert "given up" in page
     assert "the server is away" in page
@@ -114,7 +153,7 @@ def test_the_backoff_doubles_up_to_an_hour_and_honours_the_channels_hint():
 def test_a_channel_that_gives_up_fails_at_once(alice, flaky):
     flaky.error = GiveUp
     tell(alice, "Friday table")
-    delivery.send_due()
+    run_tasks()
     assert Delivery.objects.get().status == Delivery.Status.FAILED
     assert flaky.calls == 1
 
@@ -122,17 +161,34 @@ def test_a_channel_that_gives_up_fails_at_once(alice, flaky):
 @pytest.mark.django_db
 def test_a_worker_stopped_while_sending_leaves_it_given_up_not_sent_again(alice, flaky):
     flaky.failures = 0
-    tell(alice, "Friday table")
-    now = timezone.now()
-    # The worker took it and stopped before it could say it was sent.
-    assert len(delivery.claim(now)) == 1
-    delivery.send_due(now + datetime.timedelta(minutes=1))
-    assert flaky.sent == []  # still its worker's (the lease runs)
-    delivery.send_due(now + delivery.LEASE + datetime.timedelta(seconds=1))
+    told = tell(alice, "Friday table")
+    [sending] = told.deliveries.all()
+    # The worker "tests" took its task and marked it sending, and was killed before it could
+    # say it was sent.
+    row = deliveries_task_rows().get()
+    row.claim("tests")
+    assert delivery._take(sending.pk, 1).group == [sending]
+    # Started again, it finds the task it left running: run again, it gives the delivery up
+    # rather than send it a second time.
+    run_tasks()
     assert flaky.sent == []
     given_up = Delivery.objects.get()
     assert given_up.status == Delivery.Status.FAILED
     assert "interrupted" in given_up.error
+    row.refresh_from_db()
+    assert row.status == "SUCCESSFUL"
+
+
+@pytest.mark.django_db
+def test_another_workers_running_task_is_left_to_it(alice, flaky):
+    flaky.failures = 0
+    told = tell(alice, "Friday table")
+    [sending] = told.deliveries.all()
+    deliveries_task_rows().get().claim("another machine")
+    delivery._take(sending.pk, 1)
+    run_tasks()
+    assert Delivery.objects.get().status == Delivery.Status.SENDING
+    assert deliveries_task_rows().get().status == "RUNNING"
 
 
 @pytest.mark.django_db
@@ -154,9 +210,9 @@ def test_quiet_hours_keep_messages_until_they_end_and_send_them_together(alice, 
         tell(alice, "Saturday table", "/play/8/")
     morning = datetime.datetime(2026, 11, 29, 5, 0, tzinfo=datetime.UTC)  # 08:00 in Moscow
     assert set(Delivery.objects.values_list("due_at", flat=True)) == {morning}
-    delivery.send_due(morning - datetime.timedelta(seconds=1))
+    run_tasks(morning - datetime.timedelta(seconds=1))
     assert flaky.sent == []
-    delivery.send_due(morning)
+    run_tasks(morning)
     [(_pk, title)] = flaky.sent
     assert title == "2 notifications"
     # Each kept message with its own link: the digest is not a dead end.

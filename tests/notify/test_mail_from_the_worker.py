@@ -1,7 +1,7 @@
-"""The fixed outside check: with the site's mail pointed at an SMTP server, the play worker's
-pass sends an account *your move* (at a table whose page it does not have open) and *your
-table* (a round seated) by e-mail, naming the table and linking to it with the site's
-address; nothing while the person watches, nothing twice."""
+"""The fixed outside check: with the site's mail pointed at an SMTP server, the workers
+(the play worker's moves, then the tasks' worker) send an account *your move* (at a table
+whose page it does not have open) and *your table* (a round seated) by e-mail, naming the
+table and linking to it with the site's address; nothing while the person watches, nothing twice."""
 
 import datetime
 import re
@@ -13,6 +13,7 @@ from django.utils import timezone
 from notify.models import Delivery, Notification
 from play.management.commands import play_worker
 from play.models import PlaySeat, PlayTable
+from tests.factories import run_tasks
 from tests.play.test_play import new_table, until_my_turn
 from tests.tournaments.factories import make_tournament
 from tournaments import services as tournaments
@@ -22,7 +23,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def worker_pass() -> None:
+    """The play worker makes the moves due, then the tasks' worker runs what is due."""
     play_worker.run(threading.Event(), until_idle=True)
+    run_tasks()
 
 
 def waited(table, seconds: int = 20) -> None:
@@ -175,8 +178,7 @@ def test_a_greylisted_address_is_tried_again_and_gets_its_mail(alice, smtp_sink)
     assert waiting.status == Delivery.Status.PENDING, waiting.error
     assert "451" in waiting.error and smtp_sink.messages == []
     smtp_sink.greylisted.clear()
-    Delivery.objects.update(due_at=timezone.now())
-    worker_pass()
+    run_tasks(timezone.now() + datetime.timedelta(hours=1))  # the retry's time has come
     assert Delivery.objects.get().status == Delivery.Status.SENT
     assert len(smtp_sink.to("alice@example.com")) == 1
 
@@ -193,8 +195,7 @@ def test_a_server_that_stops_answering_once_it_has_the_message_gets_it_once(
     assert given_up.status == Delivery.Status.FAILED
     assert "no answer after the message was sent" in given_up.error
     smtp_sink.slow = 0
-    Delivery.objects.update(due_at=timezone.now())
-    worker_pass()
+    run_tasks(timezone.now() + datetime.timedelta(hours=1))  # the retry's time has come
     assert len(smtp_sink.to("alice@example.com")) == 1
 
 

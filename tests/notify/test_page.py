@@ -7,8 +7,9 @@ import pytest
 from django.core import mail
 from django.test import Client
 
-from notify import delivery, preferences, services, tokens
+from notify import preferences, services, tokens
 from notify.models import Delivery, Settings, TelegramLink
+from tests.factories import run_tasks
 
 pytestmark = pytest.mark.django_db
 
@@ -72,7 +73,7 @@ def test_every_time_is_shown_in_the_readers_zone(alice, client, settings):
     settings.MAILERS = {"default": {"BACKEND": "django.core.mail.backends.locmem.EmailBackend"}}
     client.force_login(alice)
     client.post("/notifications/test/")
-    delivery.send_due()
+    run_tasks()
     sent = datetime.datetime(2026, 12, 1, 21, 33, tzinfo=datetime.UTC)
     Delivery.objects.update(sent_at=sent)
     url = "/notifications/"
@@ -103,7 +104,7 @@ def test_the_page_is_in_russian_too(alice, client):
 def test_the_test_message_goes_to_each_linked_channel(alice, client):
     client.force_login(alice)
     client.post("/notifications/test/")
-    delivery.send_due()
+    run_tasks()
     [message] = mail.outbox
     assert message.to == ["alice@example.com"]
     page = client.get("/notifications/", headers={"Accept-Language": "en"}).content.decode()

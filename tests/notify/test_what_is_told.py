@@ -11,7 +11,7 @@ from claims import services as claims
 from games.models import Player
 from notify import services
 from notify.models import Notification
-from tests.factories import make_match, record
+from tests.factories import make_match, record, run_tasks
 from tests.notify.test_mail_from_the_worker import make_cup
 from tournaments import services as tournaments
 
@@ -71,7 +71,6 @@ def test_nobody_checked_in_and_no_director_is_reminded_of_the_day(
 ):
     """The roll call ticked bob present before the reminder, carol after it was written but
     before it left (quiet hours); alice made the night and dave directs it."""
-    from notify import delivery
     from notify.models import Delivery
 
     dave = django_user_model.objects.create_user("dave", "dave@example.com", "dave-password")
@@ -89,7 +88,7 @@ def test_nobody_checked_in_and_no_director_is_reminded_of_the_day(
     entrants[carol.pk].checked_in = True
     entrants[carol.pk].save()
     assert Delivery.objects.filter(notification=waiting).exists()
-    delivery.send_due(timezone.now() + datetime.timedelta(days=1))
+    run_tasks(timezone.now() + datetime.timedelta(days=1))
     statuses = set(Delivery.objects.filter(notification=waiting).values_list("status", flat=True))
     assert statuses == {Delivery.Status.SKIPPED}
 

@@ -18,6 +18,7 @@ from play import services as play
 from play.management.commands import play_worker
 from play.models import PlayMove, PlayTable, Vacation
 from play.signals import move_time_running_out
+from tests.factories import run_tasks
 from tests.play.test_play import game_of, table_form_data
 from tests.play.test_table_choices import two_people
 
@@ -76,9 +77,12 @@ def page(client, url, user, **headers) -> str:
 
 
 def run_worker() -> int:
-    """The worker's passes until nothing is due (it closes its connection before each: the
-    tests that run it use transactions of their own)."""
-    return play_worker.run(threading.Event(), until_idle=True)
+    """The play worker's passes until no move is due (it closes its connection before each:
+    the tests that run it use transactions of their own), then the tasks due (reminders,
+    notifications). Returns the moves made."""
+    made = play_worker.run(threading.Event(), until_idle=True)
+    run_tasks()
+    return made
 
 
 # --- the deadline, worked out ----------------------------------------------------------------
@@ -180,8 +184,10 @@ def test_when_the_time_runs_out_the_worker_has_the_stand_in_play_as_at_a_live_ta
     to_move, _ = mover(table, alice, bob)
     seat = table.seats.get(user=to_move)
     clock.move_on(DAY - datetime.timedelta(seconds=1))
-    assert run_worker() == 1  # the reminder, not a move
+    assert run_worker() == 0  # the reminder's task ran, and no move was made
     assert not PlayMove.objects.filter(table=table).exists()
+    table.refresh_from_db()
+    assert table.remind_at is None
     clock.move_on(datetime.timedelta(seconds=2))
     assert run_worker() == 1
     made = PlayMove.objects.get(table=table)
