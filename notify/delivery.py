@@ -16,8 +16,8 @@ A run that finds its delivery taken already (by another's group, or settled) doe
 worker killed between 1 and 2 leaves its delivery SENDING, and the task running; when the
 worker starts again the task runs again (core.tasks.recover) and gives the delivery up as
 "interrupted": the message may have left, and is not sent again. Only that message, the one
-in flight, is ever in doubt. An outage of the database before step 1 commits leaves nothing
-changed: the run waits it out and starts again."""
+in flight, is ever in doubt. An outage of the database during step 1 is waited out and the
+step made again (what it had marked, if the mark was kept, is still this run's to send)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ from django.db import transaction
 from django.tasks import task
 from django.utils import timezone, translation
 
-from core.tasks import later, outliving_outages, resumable, until_reachable
+from core.tasks import later, resumable, until_reachable
 from notify import messages, preferences, queries
 from notify.channels import CHANNELS, GiveUp, TryLater
 from notify.links import absolute
@@ -79,9 +79,16 @@ class Taken:
     url: str
 
 
-@outliving_outages
 def _deliver(delivery_id: int, attempt: int) -> str:
-    taken = _take(delivery_id, attempt)
+    tries: list[int] = []
+
+    def take() -> Taken | str:
+        # Tried again after an outage: a mark that did commit is this run's own (nothing was
+        # sent yet), not a stopped worker's.
+        tries.append(1)
+        return _take(delivery_id, attempt, ours=len(tries) > 1)
+
+    taken = until_reachable(take)
     if isinstance(taken, str):
         return taken
     first = taken.group[0]
@@ -103,9 +110,10 @@ def _deliver(delivery_id: int, attempt: int) -> str:
     return "sent"
 
 
-def _take(delivery_id: int, attempt: int) -> Taken | str:
+def _take(delivery_id: int, attempt: int, *, ours: bool = False) -> Taken | str:
     """Step 1: the delivery's group, rendered and marked SENDING (committed), or what became
-    of it instead."""
+    of it instead. `ours`: this run marked it already, and the outage that followed hid
+    whether the mark was kept (if it was, the group is this run's, not yet sent)."""
     now = timezone.now()
     with transaction.atomic():
         delivery = (
@@ -116,11 +124,19 @@ def _take(delivery_id: int, attempt: int) -> Taken | str:
         )
         if delivery is None:
             return "gone"
-        if (
+        marked = (
             delivery.status == Delivery.Status.SENDING
             and delivery.attempts == attempt
             and delivery.sent_with_id == delivery.pk
-        ):
+        )
+        if marked and ours:
+            group = list(
+                Delivery.objects.select_for_update()
+                .select_related("notification__user")
+                .filter(sent_with=delivery, status=Delivery.Status.SENDING)
+            )
+            return _rendered_or_given_up(group)
+        if marked:
             # This very run was sending it (with its group) when its worker stopped: it runs
             # again (core.tasks.recover). A delivery sent with another's group is left to it.
             Delivery.objects.filter(sent_with=delivery, status=Delivery.Status.SENDING).update(
@@ -138,12 +154,9 @@ def _take(delivery_id: int, attempt: int) -> Taken | str:
             group = [member for member in group if member.notification_id not in settled]
             if not group:
                 return "skipped"
-        taken = _rendered(group)
+        taken = _rendered_or_given_up(group)
         if isinstance(taken, str):
-            Delivery.objects.filter(pk__in=[member.pk for member in group]).update(
-                status=Delivery.Status.FAILED, error=taken[:300]
-            )
-            return "given up"
+            return taken
         for member in group:
             member.attempts += 1
             member.status = Delivery.Status.SENDING
@@ -167,6 +180,17 @@ def _due_with(delivery: Delivery, now: datetime.datetime) -> list[Delivery]:
         .exclude(pk=delivery.pk)
         .order_by("notification__created_at", "pk")
     )
+
+
+def _rendered_or_given_up(group: list[Delivery]) -> Taken | str:
+    """The group's message, or "given up" (marked so) when it cannot be sent."""
+    taken = _rendered(group)
+    if isinstance(taken, str):
+        Delivery.objects.filter(pk__in=[member.pk for member in group]).update(
+            status=Delivery.Status.FAILED, error=taken[:300]
+        )
+        return "given up"
+    return taken
 
 
 def _rendered(group: list[Delivery]) -> Taken | str:
