@@ -1,26 +1,19 @@
-"""The coach: how long a round's review takes, and what the worker's reviews cost a live table.
+"""The coach: how long a round's review takes.
 
-1. A 4-player round reviewed at the default budget (`cards101.analysis.BUDGET` a decision,
+A 4-player round reviewed at the default budget (`cards101.analysis.BUDGET` a decision,
    less in a long round: `cards101.analysis.ROUND_BUDGET`): ROUNDS rounds of each preset, each
    the first round of a match played by greedy bots that now and then play at random (as
    people do: a round of four greedy players is shorter than a real one). Target: the
    slowest round within TARGET seconds.
-2. The worker's yield: the play worker reviews between the tables' moves, and a pass stops
-   between two decisions once a table owes a move. In a throw-away database with rounds
-   waiting for review, a table's move falls due at a random moment of a pass (any time within
-   the pass's slice); the delay is from the moment it falls due to the end of the pass, when
-   the worker makes it. Target: the worst delay within YIELD_TARGET seconds.
 """
 
 from __future__ import annotations
 
-import datetime
 import random
 import statistics
 import time
 
-from bench import harness
-from bench.common import Check, Options, Section, load_average, log, markdown_table, ms
+from bench.common import Check, Options, Section, load_average, log, markdown_table
 from cards101 import analysis
 from cards101.bots.greedy import best_move
 from cards101.bots.position import Position
@@ -28,14 +21,12 @@ from cards101.engine import Game, Move
 from cards101.rules import PRESETS
 
 NAME = "coach"
-TITLE = "The coach: a round's review, and the worker's yield to live tables"
+TITLE = "The coach: a round's review"
 ROUNDS = 10
 PLAYERS = 4
 AT_RANDOM = 0.1  # the share of moves the players make at random
 TARGET = 10.0  # seconds: a 4-player round reviewed
 SEED = 28
-YIELD_TRIALS = 40
-YIELD_TARGET = 0.5  # seconds: the worst delay the reviews add to a table's owed move
 
 
 def played_round(preset: str, seed: int) -> tuple[Game, list[Move]]:
@@ -123,88 +114,17 @@ def review_times() -> tuple[str, list[Check]]:
     return text, checks
 
 
-def worker_yield() -> tuple[str, list[Check]]:
-    harness.setup_django()
-    from django.contrib.auth import get_user_model
-    from django.utils import timezone
-
-    from coach import worker
-    from coach.models import ReviewedDecision, RoundReview
-    from play import services as play
-    from play.models import PlayTable
-
-    user = get_user_model().objects.create_user("bench-coach", password="bench-coach-password")
-    later = timezone.now() + datetime.timedelta(hours=1)
-    for seed in range(3):  # rounds to review
-        table = play.create_table(
-            by=user,
-            preset="classic",
-            variant=PRESETS["classic"],
-            seats=["me"] + ["greedy"] * 3,
-            seed=seed,
-        )
-        while not Game.from_json(table.state).round_over:
-            game = Game.from_json(table.state)
-            if game.to_move == 0:
-                move = best_move(Position.of_game(game), game.legal_moves())
-                play.play(table=table, user=user, move=move, version=table.version)
-            else:
-                play.step(table=table, now=later)
-            table.refresh_from_db()
-    live = play.create_table(
-        by=user, preset="classic", variant=PRESETS["classic"], seats=["me", "greedy"], seed=99
-    )
-    PlayTable.objects.update(server_moves_at=None)
-    chance = random.Random(SEED)
-    delays, passes = [], []
-    for _ in range(YIELD_TRIALS):
-        if not RoundReview.objects.filter(status="waiting").exists():
-            ReviewedDecision.objects.all().delete()
-            RoundReview.objects.update(status="waiting", next_index=0, leased_until=None)
-            worker.forget()
-        offset = chance.uniform(0, worker.SLICE)
-        due = timezone.now() + datetime.timedelta(seconds=offset)
-        PlayTable.objects.filter(pk=live.pk).update(server_moves_at=due)
-        began = time.perf_counter()
-        worker.review_due(budget=analysis.BUDGET)
-        ended = timezone.now()
-        passes.append(time.perf_counter() - began)
-        # The table waited from its due time to the end of the pass (none if it ended first).
-        delays.append(max(0.0, (ended - due).total_seconds()))
-        PlayTable.objects.filter(pk=live.pk).update(server_moves_at=None)
-    worst = max(delays)
-    p95 = statistics.quantiles(delays, n=20)[18]
-    log(f"[{NAME}] yield: median {ms(statistics.median(delays))}, worst {ms(worst)}")
-    text = (
-        f"{YIELD_TRIALS} passes of the worker's review (`coach.worker.review_due` at the default "
-        f"budget, slice {worker.SLICE:g} s) over 4-player `classic` rounds waiting, in a "
-        "throw-away SQLite database; in each, another table's owed move falls due at a random "
-        "moment of the slice. The move waits for the decision under review to be finished (the "
-        "pass looks between two decisions) and is then made by the worker: delay median "
-        f"{ms(statistics.median(delays))}, 95th percentile {ms(p95)}, worst **{ms(worst)}** "
-        f"(a pass lasted {ms(statistics.median(passes))} at the median). Before the reviews "
-        "the worker made owed moves within its look of 0.1 s; a table already due when a pass "
-        "would begin is not delayed at all (no pass begins). "
-        f"Target: the worst delay within {YIELD_TARGET:g} s."
-    )
-    check = Check(
-        f"a due table's move delayed by the coach's reviews, worst within {YIELD_TARGET:g} s",
-        ms(worst),
-        worst <= YIELD_TARGET,
-    )
-    return text, [check]
-
-
 def run(options: Options) -> Section:
     load = load_average()
     times_text, checks = review_times()
-    yield_text, yield_checks = worker_yield()
     text = "\n\n".join(
         [
             f"Load average at the start: {load}. Reproduce with "
             "`.venv/bin/python bench/run.py --only coach`.",
             times_text,
-            yield_text,
+            "The reviews are tasks of the tasks' worker (coach.tasks), a process of its own: "
+            "they no longer share the play worker's loop, and what they cost a live table is "
+            "measured with the other outside work in the isolation benchmark.",
         ]
     )
-    return Section(NAME, TITLE, text, checks + yield_checks)
+    return Section(NAME, TITLE, text, checks)

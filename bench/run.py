@@ -50,6 +50,7 @@ BENCHMARKS = (
     "play",
     "stats",
     "coach",
+    "isolation",
     "live",
     "streams",
 )

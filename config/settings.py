@@ -489,6 +489,9 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 TELEGRAM_BOT_TOKEN = os.environ.get("DJANGO_TELEGRAM_BOT_TOKEN", "")
 TELEGRAM_BOT_USERNAME = os.environ.get("DJANGO_TELEGRAM_BOT_USERNAME", "").lstrip("@")
 TELEGRAM_API_URL = os.environ.get("DJANGO_TELEGRAM_API_URL", "https://api.telegram.org").rstrip("/")
+# Seconds a call to the Bot API may take (connecting, then answering), so that a task never
+# hangs on an unreachable Telegram.
+TELEGRAM_TIMEOUT = env_int("DJANGO_TELEGRAM_TIMEOUT", "10")
 # The webhook's path part and the secret Telegram sends back in a header; empty: no webhook
 # (updates are polled with `manage.py telegram_poll`).
 TELEGRAM_WEBHOOK_SECRET = os.environ.get("DJANGO_TELEGRAM_WEBHOOK_SECRET", "")

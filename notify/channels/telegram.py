@@ -30,10 +30,6 @@ from notify.models import Channel, TelegramLink
 
 log = logging.getLogger(__name__)
 
-# Seconds a call to the Bot API may take (connecting, then answering), so that a worker never
-# hangs on an unreachable Telegram.
-TIMEOUT = 10
-
 
 def configured() -> bool:
     """The channel is on: a bot's token and its username (for the deep link) are set."""
@@ -120,7 +116,7 @@ def say(chat_id: int, html: str) -> None:
         html,
         parse_mode="HTML",
         link_preview_options=LinkPreviewOptions(is_disabled=True),
-        timeout=TIMEOUT,
+        timeout=settings.TELEGRAM_TIMEOUT,
     )
 
 
@@ -261,7 +257,7 @@ def poll(offset: int | None, *, wait: int = 25) -> int | None:
         apihelper.get_updates,
         offset=offset,
         allowed_updates=["message"],
-        timeout=TIMEOUT,
+        timeout=settings.TELEGRAM_TIMEOUT,
         long_polling_timeout=wait,
     )
     for update in updates or []:

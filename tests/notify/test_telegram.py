@@ -38,8 +38,8 @@ class FakeBotApi(ThreadingHTTPServer):
     """Answers /bot<token>/<method> as the Bot API does, records every call, and answers a
     method with what the test put in `answers[method]` (status, JSON) first, once each."""
 
-    def __init__(self) -> None:
-        super().__init__(("127.0.0.1", 0), FakeHandler)
+    def __init__(self, port: int = 0) -> None:
+        super().__init__(("127.0.0.1", port), FakeHandler)
         self.calls: list[tuple[str, dict]] = []
         self.answers: dict[str, list[tuple[int, object]]] = {}
         self.updates: list[dict] = []
