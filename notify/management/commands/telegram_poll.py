@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import time
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 from telebot import apihelper
@@ -43,7 +44,7 @@ class Command(BaseCommand):
         while True:
             try:
                 if not webhook_removed:
-                    telegram.call(apihelper.delete_webhook, timeout=telegram.TIMEOUT)
+                    telegram.call(apihelper.delete_webhook, timeout=settings.TELEGRAM_TIMEOUT)
                     webhook_removed = True
                 offset = telegram.poll(offset, wait=wait)
             except telegram.DatabaseAway as away:

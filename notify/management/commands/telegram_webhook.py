@@ -32,7 +32,7 @@ class Command(BaseCommand):
             )
         try:
             if delete:
-                telegram.call(apihelper.delete_webhook, timeout=telegram.TIMEOUT)
+                telegram.call(apihelper.delete_webhook, timeout=settings.TELEGRAM_TIMEOUT)
                 self.stdout.write("The webhook is removed: poll with manage.py telegram_poll.")
                 return
             secret = settings.TELEGRAM_WEBHOOK_SECRET
@@ -46,7 +46,7 @@ class Command(BaseCommand):
                 url=url,
                 secret_token=secret,
                 allowed_updates=["message"],
-                timeout=telegram.TIMEOUT,
+                timeout=settings.TELEGRAM_TIMEOUT,
             )
         except (TryLater, apihelper.ApiTelegramException) as error:
             raise CommandError(f"Telegram refused: {error}") from error
