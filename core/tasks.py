@@ -28,6 +28,7 @@ from typing import Any
 
 from django.db import close_old_connections, transaction
 from django.tasks import Task, task, task_backends
+from django.tasks.base import DEFAULT_TASK_PRIORITY
 from django.utils import timezone
 
 from core.outages import DATABASE_UNREACHABLE
@@ -63,6 +64,9 @@ def later(
     if run_after is not None and run_after <= timezone.now():
         run_after = None
     queued = the_task.using(run_after=run_after) if run_after is not None else the_task
+    if not queued.get_backend().supports_priority:
+        # A backend with no priorities (django-tasks-rq): in the order they come.
+        queued = queued.using(priority=DEFAULT_TASK_PRIORITY)
     if in_the_database(the_task):
         queued.enqueue(*args, **kwargs)
     else:

@@ -233,3 +233,16 @@ def _settle_failed(group: list[Delivery], error: str, after: float | None = None
             due = now + backoff(member.attempts, after)
             if mine.update(status=Delivery.Status.PENDING, due_at=due, error=error[:300]):
                 later(deliver, member.pk, member.attempts + 1, run_after=due)
+
+
+def requeue_lost(due_before: datetime.datetime) -> int:
+    """A task for each delivery still waiting since before `due_before` (a backend outside the
+    database enqueues once the transaction commits: a process stopped between the two leaves a
+    delivery with no task). A second task for a delivery that has one does nothing (its
+    attempt is taken by the first). Returns how many were queued."""
+    lost = Delivery.objects.filter(
+        status=Delivery.Status.PENDING, due_at__lt=due_before
+    ).values_list("pk", "attempts")
+    for pk, attempts in lost:
+        later(deliver, pk, attempts + 1)
+    return len(lost)

@@ -5,13 +5,19 @@ from __future__ import annotations
 
 import datetime
 
-from core.tasks import periodic
-from notify import services
+from django.utils import timezone
+
+from core.tasks import in_the_database, periodic
+from notify import delivery, services
 
 # A move waits services.MOVE_WAITS before its person is told; they are looked for this often.
 MOVES_EVERY = datetime.timedelta(seconds=3)
 # The day's tournaments (a daily reminder needs no more).
 DAYS_EVERY = datetime.timedelta(minutes=1)
+# On a backend outside the database, a delivery waiting this long past its time has lost its
+# task (delivery.requeue_lost); looked for this often.
+LOST_AFTER = datetime.timedelta(minutes=5)
+LOST_EVERY = datetime.timedelta(minutes=1)
 
 
 @periodic(every=MOVES_EVERY)
@@ -24,3 +30,12 @@ def look_for_moves_waiting() -> int:
 def look_for_tournament_days() -> int:
     """Who plays in a tournament today (told once a tournament)."""
     return services.tell_tournament_days()
+
+
+@periodic(every=LOST_EVERY)
+def look_for_lost_deliveries() -> int:
+    """On Redis (django-tasks-rq), the deliveries whose task was never enqueued; on the
+    database backend a delivery's task is written with it, and none is ever lost."""
+    if in_the_database(delivery.deliver):
+        return 0
+    return delivery.requeue_lost(timezone.now() - LOST_AFTER)
