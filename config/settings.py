@@ -260,7 +260,7 @@ PLAY_ROUND_PAUSE = float(os.environ.get("PLAY_ROUND_PAUSE", "20"))
 # Vacation days a person has a calendar year, during which their correspondence tables' clocks
 # stand still (play/vacations.py).
 PLAY_VACATION_DAYS = env_int("DJANGO_PLAY_VACATION_DAYS", "30")
-# The coach's review of a played round, in the worker (coach/worker.py): seconds of work a
+# The coach's review of a played round, a task (coach/tasks.py): seconds of work a
 # decision; None: cards101.analysis's default (0.1 s a decision, an equal share of 7 s in a
 # long round). The tests' runs take less.
 COACH_REVIEW_BUDGET = (
