@@ -1,7 +1,8 @@
 """What the probe of the production stack found, on a real tasks' worker (`manage.py
 db_worker`, a process of its own) and a slow mail server: a worker killed while it sends loses
-nothing but the message in flight, which is given up in doubt, not sent twice; a database whose
-connections are ended again and again while it sends loses nothing and doubles nothing."""
+nothing but the message in flight, which is given up in doubt, not sent twice; a database
+whose connections are ended again and again while it sends loses nothing and doubles nothing;
+a SIGTERM while the mail server hangs waits for the send in hand only."""
 
 from __future__ import annotations
 
@@ -42,7 +43,9 @@ def told_ten() -> list[str]:
     return addresses
 
 
-def start_worker(smtp_port: int, worker_id: str = "machine-a") -> subprocess.Popen:
+def start_worker(
+    smtp_port: int, worker_id: str = "machine-a", timeout: int = 10
+) -> subprocess.Popen:
     environment = {
         "PATH": os.environ["PATH"],
         "DJANGO_DEBUG": "1",
@@ -50,7 +53,7 @@ def start_worker(smtp_port: int, worker_id: str = "machine-a") -> subprocess.Pop
         "DJANGO_EMAIL_HOST": "127.0.0.1",
         "DJANGO_EMAIL_PORT": str(smtp_port),
         "DJANGO_EMAIL_USE_TLS": "0",
-        "DJANGO_EMAIL_TIMEOUT": "10",
+        "DJANGO_EMAIL_TIMEOUT": str(timeout),
         "DJANGO_SITE_URL": "https://101.example",
         "PGAPPNAME": APP,
     }
@@ -162,3 +165,29 @@ def smtp_sink_port(smtp_sink) -> int:
     from django.conf import settings
 
     return settings.MAILERS["default"]["OPTIONS"]["port"]
+
+
+def test_sigterm_while_the_mail_server_hangs_waits_only_for_the_send_in_hand():
+    from tests.isolation import Hanging
+
+    told_ten()
+    hanging = Hanging()
+    worker = start_worker(hanging.port, timeout=3)
+    try:
+        until(lambda: hanging.held, timeout=30)  # the first send is connected, and waits
+        stopped_at = time.monotonic()
+        worker.send_signal(signal.SIGTERM)
+        output, _ = worker.communicate(timeout=30)
+        took = time.monotonic() - stopped_at
+    finally:
+        if worker.poll() is None:
+            os.killpg(worker.pid, signal.SIGKILL)
+        hanging.close()
+    # It waited for that send's timeout (3 s), not for the ten.
+    assert took < 3 + 3, (took, output)
+    assert worker.returncode == 0, output
+    # The send in hand ended in a retry; the others were not touched.
+    assert Delivery.objects.filter(status=Delivery.Status.SENDING).count() == 0
+    tried = Delivery.objects.filter(attempts=1)
+    assert tried.count() == 1 and tried.get().status == Delivery.Status.PENDING
+    assert Delivery.objects.filter(attempts=0).count() == PEOPLE - 1
