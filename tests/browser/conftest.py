@@ -14,8 +14,10 @@ import pytest
 from django.conf import settings
 from django.db import connections
 from django.utils import translation
+from django_tasks_db.management.commands import db_worker as library_worker
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
+from core import tasks
 from play.management.commands import play_worker as play_worker_command
 from tests.asgi_server import AsgiLiveServer
 from tests.browser.helpers import (
@@ -49,8 +51,9 @@ def live_server(django_db_setup) -> Iterator[AsgiLiveServer]:
 
 @pytest.fixture(autouse=True)
 def play_worker(request: pytest.FixtureRequest) -> Iterator[None]:
-    """Beside the live server, the play worker, as `make run` starts it: bots move, timers
-    run out and rounds are dealt with nobody looking (in a thread of the test process, on the
+    """Beside the live server, the play worker and the tasks' worker, as `make run` starts
+    them: bots move, timers run out and rounds are dealt with nobody looking, and the tasks
+    (notifications, the coach's reviews) run (each in a thread of the test process, on the
     test database; stopped before the database is emptied)."""
     if "live_server" not in request.fixturenames:
         yield
@@ -64,11 +67,35 @@ def play_worker(request: pytest.FixtureRequest) -> Iterator[None]:
         finally:
             connections.close_all()
 
-    thread = threading.Thread(target=work, name="play-worker", daemon=True)
-    thread.start()
+    tasks_worker = library_worker.Worker(
+        queue_names=["*"],
+        interval=0.1,
+        batch=False,
+        backend_name="default",
+        startup_delay=False,
+        max_tasks=None,
+        worker_id="browser-tests",
+        excluded_queue_names=[],
+    )
+
+    def run_tasks() -> None:
+        try:
+            tasks.schedule()
+            tasks_worker.run()
+        finally:
+            connections.close_all()
+
+    threads = [
+        threading.Thread(target=work, name="play-worker", daemon=True),
+        threading.Thread(target=run_tasks, name="tasks-worker", daemon=True),
+    ]
+    for thread in threads:
+        thread.start()
     yield
     stopping.set()
-    thread.join(timeout=10)
+    tasks_worker.running = False
+    for thread in threads:
+        thread.join(timeout=10)
 
 
 @pytest.fixture(scope="module")
