@@ -26,6 +26,7 @@ import logging
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.db.models import Q
 from django.tasks import task
 from django.utils import timezone, translation
 
@@ -115,13 +116,27 @@ def _take(delivery_id: int, attempt: int, *, ours: bool = False) -> Taken | str:
     of it instead. `ours`: this run marked it already, and the outage that followed hid
     whether the mark was kept (if it was, the group is this run's, not yet sent)."""
     now = timezone.now()
+    whose = Delivery.objects.filter(pk=delivery_id).values("notification__user_id", "channel")
+    whose = whose.first()
+    if whose is None:
+        return "gone"
     with transaction.atomic():
-        delivery = (
-            Delivery.objects.select_for_update()
-            .select_related("notification__user")
-            .filter(pk=delivery_id)
-            .first()
-        )
+        # The person's deliveries on this channel that may go together, locked in one order
+        # (by pk) by every run: two runs for one person never split a group between them, nor
+        # wait for each other in a circle; the second finds the first's group taken.
+        rows = {
+            row.pk: row
+            for row in _locked().filter(
+                Q(pk=delivery_id)
+                | Q(
+                    notification__user_id=whose["notification__user_id"],
+                    channel=whose["channel"],
+                    status=Delivery.Status.PENDING,
+                    due_at__lte=now,
+                )
+            )
+        }
+        delivery = rows.pop(delivery_id, None)
         if delivery is None:
             return "gone"
         marked = (
@@ -130,11 +145,7 @@ def _take(delivery_id: int, attempt: int, *, ours: bool = False) -> Taken | str:
             and delivery.sent_with_id == delivery.pk
         )
         if marked and ours:
-            group = list(
-                Delivery.objects.select_for_update()
-                .select_related("notification__user")
-                .filter(sent_with=delivery, status=Delivery.Status.SENDING)
-            )
+            group = list(_locked().filter(sent_with=delivery, status=Delivery.Status.SENDING))
             return _rendered_or_given_up(group)
         if marked:
             # This very run was sending it (with its group) when its worker stopped: it runs
@@ -145,7 +156,7 @@ def _take(delivery_id: int, attempt: int, *, ours: bool = False) -> Taken | str:
             return "interrupted"
         if delivery.status != Delivery.Status.PENDING or delivery.attempts != attempt - 1:
             return "taken"  # sent with another's group, settled, or a later attempt's
-        group = [delivery, *_due_with(delivery, now)]
+        group = [delivery, *rows.values()]
         settled = queries.no_longer_wanted([member.notification for member in group])
         if settled:
             Delivery.objects.filter(
@@ -160,25 +171,18 @@ def _take(delivery_id: int, attempt: int, *, ours: bool = False) -> Taken | str:
         for member in group:
             member.attempts += 1
             member.status = Delivery.Status.SENDING
-            member.sent_with = group[0]
+            member.sent_with = delivery  # this run's own: its rerun finds the group by it
         Delivery.objects.bulk_update(group, ["attempts", "status", "sent_with"])
     return taken
 
 
-def _due_with(delivery: Delivery, now: datetime.datetime) -> list[Delivery]:
-    """The person's other deliveries on the same channel, due too and waiting (locked; those
-    another worker holds are left to it)."""
-    return list(
-        Delivery.objects.select_for_update(skip_locked=True)
+def _locked():
+    """Deliveries with their notification and person, the deliveries' rows locked (only
+    theirs: not the person's row), in the order of their pk."""
+    return (
+        Delivery.objects.select_for_update(of=("self",))
         .select_related("notification__user")
-        .filter(
-            notification__user_id=delivery.notification.user_id,
-            channel=delivery.channel,
-            status=Delivery.Status.PENDING,
-            due_at__lte=now,
-        )
-        .exclude(pk=delivery.pk)
-        .order_by("notification__created_at", "pk")
+        .order_by("pk")
     )
 
 

@@ -106,7 +106,7 @@ class Delivery(models.Model):
     # When it is to be sent (at once, when the person's quiet hours end, its next attempt's).
     due_at = models.DateTimeField(db_index=True)
     # The delivery whose task sent this one with it, in one message (several due together for
-    # one person and channel); itself when it went alone.
+    # one person and channel); itself for the task's own.
     sent_with = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
