@@ -160,3 +160,18 @@ def run_tasks(now: datetime.datetime | None = None) -> int:
             verbosity=0,
         )
     return len(ran)
+
+
+def tasks_worker(worker_id: str, *, batch: bool = True, interval: float = 0):
+    """A tasks' worker of its own (what `manage.py db_worker` runs), for a thread: `batch`, it
+    stops once no task is ready; else when its `running` is cleared."""
+    return library_worker.Worker(
+        queue_names=["*"],
+        interval=interval,
+        batch=batch,
+        backend_name="default",
+        startup_delay=False,
+        max_tasks=None,
+        worker_id=worker_id,
+        excluded_queue_names=[],
+    )

@@ -14,10 +14,9 @@ import pytest
 from django.conf import settings
 from django.db import connections
 from django.utils import translation
-from django_tasks_db.management.commands import db_worker as library_worker
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
-from core import tasks
+from core import tasks as core_tasks
 from play.management.commands import play_worker as play_worker_command
 from tests.asgi_server import AsgiLiveServer
 from tests.browser.helpers import (
@@ -26,6 +25,7 @@ from tests.browser.helpers import (
     EXPECTED_FAILURES,
     new_context,
 )
+from tests.factories import tasks_worker
 
 
 @pytest.fixture(scope="session")
@@ -67,21 +67,12 @@ def play_worker(request: pytest.FixtureRequest) -> Iterator[None]:
         finally:
             connections.close_all()
 
-    tasks_worker = library_worker.Worker(
-        queue_names=["*"],
-        interval=0.1,
-        batch=False,
-        backend_name="default",
-        startup_delay=False,
-        max_tasks=None,
-        worker_id="browser-tests",
-        excluded_queue_names=[],
-    )
+    tasks = tasks_worker("browser-tests", batch=False, interval=0.1)
 
     def run_tasks() -> None:
         try:
-            tasks.schedule()
-            tasks_worker.run()
+            core_tasks.schedule()
+            tasks.run()
         finally:
             connections.close_all()
 
@@ -93,7 +84,7 @@ def play_worker(request: pytest.FixtureRequest) -> Iterator[None]:
         thread.start()
     yield
     stopping.set()
-    tasks_worker.running = False
+    tasks.running = False
     for thread in threads:
         thread.join(timeout=10)
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import pytest
 from django.db import OperationalError
-from django_tasks_db.management.commands import db_worker as library_worker
 from django_tasks_db.models import DBTaskResult
 
 from cards101 import analysis
@@ -16,7 +15,7 @@ from coach import services, tasks
 from coach.models import ReviewedDecision, RoundReview
 from play.models import PlayMove, PlayTable
 from tests.coach.factories import played_table
-from tests.factories import at_once, run_tasks
+from tests.factories import at_once, run_tasks, tasks_worker
 
 BUDGET = 0.003
 LONG = 60.0  # seconds: a slice that does not end while a test looks
@@ -157,22 +156,7 @@ def test_two_workers_never_write_a_decision_twice(alice, monkeypatch):
     PlayTable.objects.update(server_moves_at=None)
     monkeypatch.setattr(tasks, "SLICE", 0.01)
 
-    def a_worker(worker_id: str):
-        def run() -> None:
-            library_worker.Worker(
-                queue_names=["*"],
-                interval=0,
-                batch=True,
-                backend_name="default",
-                startup_delay=False,
-                max_tasks=None,
-                worker_id=worker_id,
-                excluded_queue_names=[],
-            ).run()
-
-        return run
-
-    assert at_once(a_worker("one"), a_worker("two")) == [None, None]
+    assert at_once(tasks_worker("one").run, tasks_worker("two").run) == [None, None]
     reviews = RoundReview.objects.filter(table__in=tables)
     assert {review.status for review in reviews} == {"done"}
     wanted = sum(len(expected(review)) for review in reviews)

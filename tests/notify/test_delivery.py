@@ -9,13 +9,12 @@ import time
 
 import pytest
 from django.utils import timezone
-from django_tasks_db.management.commands import db_worker as library_worker
 from django_tasks_db.models import DBTaskResult
 
 from notify import delivery, services
 from notify.channels import CHANNELS, GiveUp, TryLater
 from notify.models import Delivery, Settings
-from tests.factories import at_once, run_tasks
+from tests.factories import at_once, run_tasks, tasks_worker
 
 
 class FlakyChannel:
@@ -61,20 +60,7 @@ def tell(user, key: str, path: str = ""):
 
 def a_worker(worker_id: str):
     """A tasks' worker of its own (`manage.py db_worker --batch`), for a thread."""
-
-    def run() -> None:
-        library_worker.Worker(
-            queue_names=["*"],
-            interval=0,
-            batch=True,
-            backend_name="default",
-            startup_delay=False,
-            max_tasks=None,
-            worker_id=worker_id,
-            excluded_queue_names=[],
-        ).run()
-
-    return run
+    return tasks_worker(worker_id).run
 
 
 def deliveries_task_rows():
