@@ -92,13 +92,7 @@ def outliving_outages[T](body: Callable[..., T]) -> Callable[..., T]:
 
     @functools.wraps(body)
     def run(*args: Any, **kwargs: Any) -> T:
-        wait = FIRST_WAIT
-        while True:
-            try:
-                return body(*args, **kwargs)
-            except DATABASE_UNREACHABLE as outage:
-                logger.warning("tasks: %s waits for the database (%s)", body.__qualname__, outage)
-                wait = _wait(wait)
+        return until_reachable(body, *args, **kwargs)
 
     return run
 
