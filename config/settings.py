@@ -119,6 +119,7 @@ INSTALLED_APPS = [
     "tournaments",
     "stats",
     "clubs",
+    "telegram",
     "notify",
     "coach",
 ]

@@ -73,6 +73,22 @@ def later(
         transaction.on_commit(lambda: queued.enqueue(*args, **kwargs), robust=True)
 
 
+def backoff(
+    attempts: int,
+    *,
+    first: datetime.timedelta,
+    longest: datetime.timedelta,
+    after: float | None = None,
+) -> datetime.timedelta:
+    """The wait before a task's next attempt after `attempts` failed ones: `first`, doubled
+    each time up to `longest`; at least `after` seconds, the outside service's own hint
+    (Telegram's retry_after)."""
+    wait = min(first * 2 ** max(attempts - 1, 0), longest)
+    if after is not None:
+        wait = max(wait, datetime.timedelta(seconds=after))
+    return wait
+
+
 def resumable(the_task: Task) -> Task:
     """Mark `the_task` as one that may run again after its worker was killed running it."""
     RESUMABLE.add(the_task.module_path)

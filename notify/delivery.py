@@ -30,6 +30,7 @@ from django.db.models import Q
 from django.tasks import task
 from django.utils import timezone, translation
 
+from core import tasks
 from core.tasks import later, resumable, until_reachable
 from notify import messages, preferences, queries
 from notify.channels import CHANNELS, GiveUp, TryLater
@@ -49,10 +50,7 @@ INTERRUPTED = "interrupted while sending: it may not have arrived"
 def backoff(attempts: int, after: float | None = None) -> datetime.timedelta:
     """The wait before the next attempt, after `attempts` failed ones; at least the channel's
     own `after` (Telegram's retry_after)."""
-    wait = min(FIRST_BACKOFF * 2 ** max(attempts - 1, 0), LONGEST_BACKOFF)
-    if after is not None:
-        wait = max(wait, datetime.timedelta(seconds=after))
-    return wait
+    return tasks.backoff(attempts, first=FIRST_BACKOFF, longest=LONGEST_BACKOFF, after=after)
 
 
 def enqueue(deliveries: list[Delivery]) -> None:

@@ -128,12 +128,16 @@ class Delivery(models.Model):
 
 
 class TelegramLink(models.Model):
-    """A person's Telegram chat, linked from their account page by a one-time deep link."""
+    """A Telegram chat a person's notifications go to, linked from their account page by a
+    one-time deep link: a person may link several (each of their Telegram accounts' private
+    chat with the bot), a chat is linked to one account."""
 
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="telegram_link"
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="telegram_links"
     )
-    chat_id = models.BigIntegerField(unique=True)
+    chat = models.OneToOneField(
+        "telegram.Chat", on_delete=models.CASCADE, related_name="notify_link"
+    )
     linked_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

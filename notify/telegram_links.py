@@ -13,6 +13,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from notify.models import TelegramLink, TelegramToken
+from telegram import services as telegram_services
+from telegram.models import Chat, Identity
 
 # Long enough to open Telegram on another device and tap Start; short enough that a link
 # seen over a shoulder is soon worth nothing.
@@ -38,10 +40,12 @@ def new_token(*, user, language: str) -> str:
     return token
 
 
-def link_chat(*, token: str, chat_id: int) -> TelegramToken | None:
-    """Links the chat to the account whose token it sent, and uses the token up; the chat's
-    earlier account and the account's earlier chat are unlinked (one chat, one account). The
-    token used (its user, its language), or None for a token wrong, used or expired."""
+def link_chat(*, token: str, chat: Chat, identity: Identity | None) -> TelegramToken | None:
+    """Links `chat` (a private chat, `identity`'s) to the account whose token it sent, and
+    uses the token up; the chat's earlier account gives it way (a chat, one account), the
+    account's other chats stay (a person with two Telegram accounts links both). The sender
+    becomes the account's Telegram identity. The token used (its user, its language), or None
+    for a token wrong, used or expired."""
     with transaction.atomic():
         used = (
             TelegramToken.objects.select_for_update()
@@ -54,18 +58,19 @@ def link_chat(*, token: str, chat_id: int) -> TelegramToken | None:
         used.delete()
         if used.expires_at <= timezone.now():
             return None
-        TelegramLink.objects.filter(Q(chat_id=chat_id) | Q(user=used.user)).delete()
-        TelegramLink.objects.create(user=used.user, chat_id=chat_id)
+        TelegramLink.objects.update_or_create(chat=chat, defaults={"user": used.user})
+        if identity is not None:
+            telegram_services.claim(identity, used.user)
     return used
 
 
 def unlink(*, user) -> bool:
-    """The account's chat unlinked (the tap on the page); whether there was one."""
+    """The account's chats unlinked (the tap on the page); whether there were any."""
     deleted, _by_model = TelegramLink.objects.filter(user=user).delete()
     return deleted > 0
 
 
-def unlink_chat(*, chat_id: int) -> bool:
+def unlink_chat(*, chat: Chat) -> bool:
     """The chat unlinked from its account (/stop, or the bot blocked); whether it was linked."""
-    deleted, _by_model = TelegramLink.objects.filter(chat_id=chat_id).delete()
+    deleted, _by_model = TelegramLink.objects.filter(chat=chat).delete()
     return deleted > 0

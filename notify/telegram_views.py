@@ -1,20 +1,17 @@
 """The Telegram channel's pages: "Link Telegram" and "Unlink" on the account's Notifications
-page, and the webhook Telegram posts the bot's updates to (docs/telegram.md)."""
+page (the webhook is the telegram app's: telegram.views)."""
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils import translation
-from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
-from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
-from core.http import NotJson, local_path, read_json
+from core.http import local_path
 from core.limits import limit
 from notify import telegram_links
 from notify.channels import telegram
@@ -44,26 +41,3 @@ def unlink(request: HttpRequest) -> HttpResponse:
     if telegram_links.unlink(user=request.user):
         messages.success(request, _("Telegram is unlinked: no more notifications go there."))
     return _back(request)
-
-
-@csrf_exempt  # Telegram posts without a session; the secret (path and header) stands for it
-@require_POST
-@limit("telegram_update")
-def webhook(request: HttpRequest, secret: str) -> HttpResponse:
-    expected = settings.TELEGRAM_WEBHOOK_SECRET
-    header = request.headers.get("X-Telegram-Bot-Api-Secret-Token", "")
-    if not (
-        expected
-        and telegram.configured()
-        and constant_time_compare(secret, expected)
-        and constant_time_compare(header, expected)
-    ):
-        raise Http404
-    try:
-        update = read_json(request)
-    except NotJson:
-        return HttpResponseBadRequest()
-    if not isinstance(update, dict):
-        return HttpResponseBadRequest()
-    telegram.answer(update)
-    return HttpResponse()

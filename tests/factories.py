@@ -175,3 +175,12 @@ def tasks_worker(worker_id: str, *, batch: bool = True, interval: float = 0):
         worker_id=worker_id,
         excluded_queue_names=[],
     )
+
+
+def linked_telegram(user, chat_id: int) -> None:
+    """`user` has linked their private Telegram chat `chat_id` for notifications."""
+    from notify.models import TelegramLink
+    from telegram.models import Chat
+
+    chat, _created = Chat.objects.get_or_create(chat_id=chat_id, defaults={"kind": "private"})
+    TelegramLink.objects.create(user=user, chat=chat)

@@ -31,11 +31,12 @@ from django_tasks_db.models import DBTaskResult
 
 from cards101.rules import PRESETS
 from notify import services as notify
-from notify.models import Delivery, Kind, TelegramLink
+from notify.models import Delivery, Kind
 from play import services as play
 from play.models import PlayMove, PlaySeat, PlayTable
+from tests.factories import linked_telegram
+from tests.fake_telegram import BOT, TOKEN, FakeBotApi
 from tests.mail_sink import Sink
-from tests.notify.test_telegram import BOT, TOKEN, FakeBotApi
 
 ROOT = Path(__file__).resolve().parents[1]
 BOT_DELAY = 0.2  # seconds: the bots' pace in the scenario (PLAY_BOT_DELAY)
@@ -106,7 +107,7 @@ def _people(count: int) -> list:
         user = get_user_model().objects.create_user(
             f"iso{number}", f"iso{number}@example.com", "iso-pass-101"
         )
-        TelegramLink.objects.create(user=user, chat_id=FIRST_CHAT + number)
+        linked_telegram(user, FIRST_CHAT + number)
         people.append(user)
     return people
 

@@ -40,6 +40,7 @@ def django_modules(modules: list[str]) -> list[str]:
         "cards101.engine",
         "cards101.bots",
         "cards101.bots.arena",
+        "telegram.updates",
         "tournaments.seating",
         "stats.ratings",
         "stats.chances",

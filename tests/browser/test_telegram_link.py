@@ -15,7 +15,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from notify.models import TelegramLink
 from tests.browser.helpers import in_both_languages
-from tests.notify.test_telegram import BOT, SECRET, TOKEN, FakeBotApi, update
+from tests.fake_telegram import BOT, SECRET, TOKEN, FakeBotApi, update
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -72,7 +72,7 @@ def test_alice_links_telegram_from_the_notifications_page_on_her_phone(
         headers={"X-Telegram-Bot-Api-Secret-Token": SECRET},
     )
     assert heard.status_code == 200
-    assert TelegramLink.objects.get(user=alice).chat_id == 5550001
+    assert TelegramLink.objects.get(user=alice).chat.chat_id == 5550001
 
     page.goto("/notifications/")
     panel = page.locator(".telegram-panel")

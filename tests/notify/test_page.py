@@ -8,8 +8,8 @@ from django.core import mail
 from django.test import Client
 
 from notify import preferences, services, tokens
-from notify.models import Delivery, Settings, TelegramLink
-from tests.factories import run_tasks
+from notify.models import Delivery, Settings
+from tests.factories import linked_telegram, run_tasks
 
 pytestmark = pytest.mark.django_db
 
@@ -165,7 +165,7 @@ def test_the_page_offers_to_link_telegram_where_it_is_set_up(
     assert off not in page and linked not in page
     assert 'action="/notifications/telegram/link/"' in page
 
-    TelegramLink.objects.create(user=alice, chat_id=5550001)
+    linked_telegram(alice, 5550001)
     page = client.get("/notifications/", headers={"Accept-Language": language}).content.decode()
     assert linked in page and link not in page and off not in page
 

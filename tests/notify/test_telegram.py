@@ -7,11 +7,8 @@ from __future__ import annotations
 
 import io
 import json
-import threading
 from collections.abc import Iterator
 from datetime import timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 from django.core.management import call_command
@@ -24,116 +21,27 @@ from django.utils import timezone, translation
 from notify import services, telegram_links
 from notify.channels import CHANNELS, GiveUp, TryLater, telegram
 from notify.models import Delivery, Kind, Notification, TelegramLink, TelegramToken
+from telegram import bot as telegram_bot
+from telegram import polling
+from telegram.models import Chat, Identity
 from tests.factories import run_tasks
+from tests.fake_telegram import BOT, SECRET, FakeBotApi, serving, update
 
 pytestmark = pytest.mark.django_db
 
-TOKEN = "123456:TEST-token"
-BOT = "sto_odno_test_bot"
-SECRET = "webhook-secret-42"
 ALICE_CHAT, BOB_CHAT = 5550001, 5550002
-
-
-class FakeBotApi(ThreadingHTTPServer):
-    """Answers /bot<token>/<method> as the Bot API does, records every call, and answers a
-    method with what the test put in `answers[method]` (status, JSON) first, once each."""
-
-    def __init__(self, port: int = 0) -> None:
-        super().__init__(("127.0.0.1", port), FakeHandler)
-        self.calls: list[tuple[str, dict]] = []
-        self.answers: dict[str, list[tuple[int, object]]] = {}
-        self.updates: list[dict] = []
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server_address[1]}"
-
-    def sent(self) -> list[dict]:
-        return [params for method, params in self.calls if method == "sendMessage"]
-
-    def answer(self, method: str, params: dict) -> tuple[int, object]:
-        if self.answers.get(method):
-            return self.answers[method].pop(0)
-        if method == "getUpdates":
-            offset = int(params.get("offset", 0))
-            return 200, {
-                "ok": True,
-                "result": [u for u in self.updates if u["update_id"] >= offset],
-            }
-        if method == "sendMessage":
-            chat = {"id": int(params["chat_id"]), "type": "private"}
-            message = {"message_id": len(self.calls), "date": 0, "chat": chat, "text": "…"}
-            return 200, {"ok": True, "result": message}
-        return 200, {"ok": True, "result": True}
-
-
-class FakeHandler(BaseHTTPRequestHandler):
-    server: FakeBotApi
-
-    def do_GET(self) -> None:
-        self.reply()
-
-    def do_POST(self) -> None:
-        self.reply()
-
-    def reply(self) -> None:
-        parts = urlsplit(self.path)
-        token, method = parts.path.removeprefix("/bot").split("/", 1)
-        length = int(self.headers.get("Content-Length") or 0)
-        body = self.rfile.read(length).decode()
-        params = dict(parse_qsl(parts.query)) | dict(parse_qsl(body))
-        if token != TOKEN:
-            status, answer = 401, {"ok": False, "error_code": 401, "description": "Unauthorized"}
-        else:
-            self.server.calls.append((method, params))
-            status, answer = self.server.answer(method, params)
-        data = answer.encode() if isinstance(answer, str) else json.dumps(answer).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args) -> None:
-        pass
-
-
-class PaceClock:
-    """The rate limiter's clock: its waits move it instead of taking real seconds."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-        self.slept: list[float] = []
-
-    def time(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.slept.append(seconds)
-        self.now += seconds
 
 
 @pytest.fixture
 def api(settings, monkeypatch) -> Iterator[FakeBotApi]:
-    server = FakeBotApi()
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    settings.TELEGRAM_API_URL = server.url
-    settings.TELEGRAM_BOT_TOKEN = TOKEN
-    settings.TELEGRAM_BOT_USERNAME = BOT
-    settings.TELEGRAM_WEBHOOK_SECRET = SECRET
-    clock = PaceClock()
-    monkeypatch.setattr(telegram, "PACE", telegram.Pace(clock=clock.time, sleep=clock.sleep))
-    yield server
-    server.shutdown()
-    server.server_close()
+    with serving(settings, monkeypatch) as server:
+        yield server
 
 
-def update(chat_id: int, text: str, *, language: str = "en", number: int = 1) -> dict:
-    person = {"id": chat_id, "is_bot": False, "first_name": "A", "language_code": language}
-    chat = {"id": chat_id, "type": "private", "first_name": "A"}
-    message = {"message_id": number, "date": 0, "chat": chat, "from": person, "text": text}
-    return {"update_id": number, "message": message}
+def said(api: FakeBotApi) -> list[dict]:
+    """What the bot has said, once the tasks' worker sent it (its replies are tasks)."""
+    run_tasks()
+    return api.sent()
 
 
 def post_update(client, body: dict, *, secret: str = SECRET, header: str = SECRET):
@@ -186,8 +94,8 @@ def test_start_with_the_token_links_the_chat_and_answers_in_the_pages_language(
     token = deep_link_token(alice_client, language="ru")
     response = post_update(client, update(ALICE_CHAT, f"/start {token}", language="en"))
     assert response.status_code == 200
-    assert TelegramLink.objects.get(user=alice).chat_id == ALICE_CHAT
-    [reply] = api.sent()
+    assert TelegramLink.objects.get(user=alice).chat.chat_id == ALICE_CHAT
+    [reply] = said(api)
     assert int(reply["chat_id"]) == ALICE_CHAT
     assert "Готово: этот чат привязан к вашей учётной записи" in reply["text"]
     assert telegram.TelegramChannel().linked(alice)
@@ -197,9 +105,9 @@ def test_a_token_links_only_once(api, alice_client, alice, client):
     token = deep_link_token(alice_client)
     post_update(client, update(ALICE_CHAT, f"/start {token}"))
     post_update(client, update(BOB_CHAT, f"/start {token}", number=2))
-    assert list(TelegramLink.objects.values_list("chat_id", flat=True)) == [ALICE_CHAT]
-    assert "has already been used or has expired" in api.sent()[-1]["text"]
-    assert int(api.sent()[-1]["chat_id"]) == BOB_CHAT
+    assert list(TelegramLink.objects.values_list("chat__chat_id", flat=True)) == [ALICE_CHAT]
+    assert "has already been used or has expired" in said(api)[-1]["text"]
+    assert int(said(api)[-1]["chat_id"]) == BOB_CHAT
 
 
 def test_an_expired_token_links_nothing(api, alice_client, client):
@@ -207,7 +115,7 @@ def test_an_expired_token_links_nothing(api, alice_client, client):
     TelegramToken.objects.update(expires_at=timezone.now() - timedelta(seconds=1))
     post_update(client, update(ALICE_CHAT, f"/start {token}", language="ru"))
     assert not TelegramLink.objects.exists()
-    assert "Эта ссылка уже использована или устарела" in api.sent()[-1]["text"]
+    assert "Эта ссылка уже использована или устарела" in said(api)[-1]["text"]
 
 
 def test_a_wrong_token_links_nothing(api, alice_client, client):
@@ -227,8 +135,8 @@ def test_a_new_link_makes_the_earlier_one_worthless(api, alice_client, alice, cl
 
 
 def test_a_chat_linked_again_moves_to_the_new_account(api, alice, bob):
-    telegram_links.link_chat(token=_token_for(alice), chat_id=ALICE_CHAT)
-    telegram_links.link_chat(token=_token_for(bob), chat_id=ALICE_CHAT)
+    link_chat(alice, ALICE_CHAT)
+    link_chat(bob, ALICE_CHAT)
     assert [link.user for link in TelegramLink.objects.all()] == [bob]
 
 
@@ -236,26 +144,32 @@ def _token_for(user) -> str:
     return telegram_links.new_token(user=user, language="en")
 
 
+def link_chat(user, chat_id: int = ALICE_CHAT) -> None:
+    """`user` links the private chat `chat_id` (as its /start would)."""
+    chat, _created = Chat.objects.get_or_create(chat_id=chat_id, defaults={"kind": "private"})
+    assert telegram_links.link_chat(token=_token_for(user), chat=chat, identity=None)
+
+
 def test_stop_unlinks_the_chat(api, alice, client):
-    telegram_links.link_chat(token=_token_for(alice), chat_id=ALICE_CHAT)
+    link_chat(alice, ALICE_CHAT)
     post_update(client, update(ALICE_CHAT, "/stop", language="ru"))
     assert not TelegramLink.objects.exists()
-    assert "Чат отвязан" in api.sent()[-1]["text"]
+    assert "Чат отвязан" in said(api)[-1]["text"]
     post_update(client, update(ALICE_CHAT, "/stop", number=2))
-    assert "not linked to any account" in api.sent()[-1]["text"]
+    assert "not linked to any account" in said(api)[-1]["text"]
 
 
 def test_other_words_to_the_bot_get_help_and_group_chats_get_nothing(api, client):
     post_update(client, update(ALICE_CHAT, "hello"))
-    assert "To link this chat" in api.sent()[-1]["text"]
+    assert "To link this chat" in said(api)[-1]["text"]
     group = update(-100123, "/stop", number=2)
     group["message"]["chat"]["type"] = "group"
     post_update(client, group)
-    assert len(api.sent()) == 1
+    assert len(said(api)) == 1
 
 
 def test_the_unlink_button_unlinks_and_goes_back(api, alice_client, alice):
-    telegram_links.link_chat(token=_token_for(alice), chat_id=ALICE_CHAT)
+    link_chat(alice, ALICE_CHAT)
     response = alice_client.post(reverse("telegram:unlink"), {"next": "/notifications/?tab=1"})
     assert response.status_code == 302 and response.headers["Location"] == "/notifications/?tab=1"
     assert not TelegramLink.objects.exists()
@@ -299,7 +213,7 @@ def test_polling_answers_the_updates_and_asks_from_the_next(api, alice):
     assert [method for method, _params in api.calls][:2] == ["deleteWebhook", "getUpdates"]
     assert TelegramLink.objects.get().user == alice
     api.updates.append(update(ALICE_CHAT, "/stop", number=41))
-    assert telegram.poll(41) == 42
+    assert polling.poll(telegram_bot.from_settings(), 41) == 42
     assert not TelegramLink.objects.exists()
     asked = [params for method, params in api.calls if method == "getUpdates"]
     assert asked[-1]["offset"] == "41"
@@ -333,7 +247,7 @@ def test_the_webhook_command_tells_telegram_the_address_and_secret(api):
 
 
 def linked_alice(alice) -> Notification:
-    telegram_links.link_chat(token=_token_for(alice), chat_id=ALICE_CHAT)
+    link_chat(alice, ALICE_CHAT)
     return notification_for(alice)
 
 
@@ -442,33 +356,6 @@ def test_without_a_token_the_channel_is_off(api, settings, alice, alice_client):
     assert api.sent() == []
 
 
-# --- the pace -----------------------------------------------------------------------------------
-
-
-def test_the_pace_keeps_one_message_a_second_to_a_chat_and_25_a_second_in_all():
-    clock = PaceClock()
-    pace = telegram.Pace(clock=clock.time, sleep=clock.sleep)
-    started = clock.now
-    for chat in range(50):
-        pace.wait(chat)
-    assert clock.now - started == pytest.approx(49 / 25)
-    pace.wait(7)
-    started = clock.now
-    pace.wait(7)
-    assert clock.now - started == pytest.approx(1.0)
-    assert clock.slept[-1] == pytest.approx(1.0)
-
-
-def test_the_pace_hands_a_long_wait_back_to_the_worker():
-    clock = PaceClock()
-    pace = telegram.Pace(clock=clock.time, sleep=lambda seconds: None, patience=3)
-    for _ in range(4):
-        pace.wait(7)  # the clock stands still: each takes the chat's next second
-    with pytest.raises(TryLater) as raised:
-        pace.wait(7)
-    assert raised.value.after == pytest.approx(4)
-
-
 # --- the panel on the Notifications page --------------------------------------------------------
 
 
@@ -492,7 +379,7 @@ def test_the_panel_links_unlinks_or_says_it_is_off(
 ):
     page = panel(alice, language)
     assert link in page and f"@{BOT}" in page and unlink not in page
-    telegram_links.link_chat(token=_token_for(alice), chat_id=ALICE_CHAT)
+    link_chat(alice, ALICE_CHAT)
     page = panel(alice, language)
     assert unlink in page and link not in page
     assert 'name="next" value="/notifications/"' in page
@@ -508,7 +395,7 @@ def test_a_notification_told_reaches_the_linked_chat_once_through_the_sender(api
     """What notify tells a person with a linked chat goes out through the worker's sender, to
     that chat, with the site's address; a second pass sends nothing more."""
     settings.SITE_URL = "https://101.example.org"
-    telegram_links.link_chat(token=_token_for(alice), chat_id=ALICE_CHAT)
+    link_chat(alice, ALICE_CHAT)
     api.calls.clear()  # the bot's answer to /start
     services.send_test(user=alice)  # the page's button
 
@@ -525,19 +412,19 @@ def test_polling_carries_on_after_the_database_fails(api, monkeypatch):
     from django.core.management import call_command
     from django.db import OperationalError
 
-    from notify.management.commands import telegram_poll
+    from telegram.management.commands import telegram_poll
 
     calls = []
 
-    def poll(offset, *, wait):
+    def poll(bot, offset, *, wait):
         calls.append(offset)
         if len(calls) == 1:
             raise OperationalError("the database is away")
         if len(calls) == 2:
-            raise telegram.DatabaseAway(41, OperationalError("away while answering 41"))
+            raise polling.DatabaseAway(41, OperationalError("away while answering 41"))
         raise SystemExit  # the test's way to stop the loop
 
-    monkeypatch.setattr(telegram, "poll", poll)
+    monkeypatch.setattr(polling, "poll", poll)
     monkeypatch.setattr(telegram_poll.time, "sleep", lambda seconds: None)
     with pytest.raises(SystemExit):
         call_command("telegram_poll", stderr=io.StringIO())
@@ -547,55 +434,8 @@ def test_polling_carries_on_after_the_database_fails(api, monkeypatch):
 def test_the_bots_help_links_to_the_site(api, client, settings):
     settings.SITE_URL = "https://101.example"
     post_update(client, update(ALICE_CHAT, "hello", language="ru"))
-    [reply] = api.sent()
+    [reply] = said(api)
     assert "https://101.example/notifications/" in reply["text"]
-
-
-def nested(depth: int) -> str:
-    return "[" * depth + "]" * depth
-
-
-def shaped(**message) -> str:
-    """An update whose message is alice's /start, changed as `message` says."""
-    body = update(ALICE_CHAT, "/start token")
-    body["message"].update(message)
-    return json.dumps(body)
-
-
-@pytest.mark.parametrize(
-    ("body", "status"),
-    [
-        # Shapes Telegram never sends: answered, and nothing is done.
-        (json.dumps({"update_id": 1, "message": "hello"}), 200),
-        (shaped(chat="private"), 200),
-        (shaped(chat={"type": "private"}), 200),
-        (shaped(chat={"type": "private", "id": "abc"}), 200),
-        (shaped(chat={"type": "private", "id": True}), 200),
-        (shaped(**{"from": "me"}), 200),
-        (shaped(**{"from": {"id": 1, "language_code": 5}}), 200),
-        (shaped(text=["/start"]), 200),
-        # Bodies the site cannot keep or read: refused.
-        (shaped(chat={"type": "private", "id": 1e400}).replace("Infinity", "1e400"), 400),
-        (shaped(chat={"type": "private", "id": 10**30}), 400),
-        (shaped(text="/start \ud800"), 400),
-        (shaped(text="/start a\u0000b"), 400),
-        (json.dumps({"update_id": 1, "message": {"chat": json.loads(nested(50))}}), 400),
-        ('{"update_id": 1, "message": ' + nested(100_000) + "}", 400),
-        ("NaN", 400),
-        ("[1, 2]", 400),
-    ],
-)
-def test_an_update_of_any_shape_is_answered_without_an_error_and_links_nothing(
-    api, alice, client, body, status
-):
-    response = client.post(
-        reverse("telegram:webhook", kwargs={"secret": SECRET}),
-        data=body,
-        content_type="application/json",
-        headers={"X-Telegram-Bot-Api-Secret-Token": SECRET},
-    )
-    assert response.status_code == status
-    assert not TelegramLink.objects.exists()
 
 
 def test_a_start_sent_while_the_database_is_away_links_the_chat_once_it_is_back(
@@ -618,11 +458,68 @@ def test_a_start_sent_while_the_database_is_away_links_the_chat_once_it_is_back(
         raise OperationalError("the database is away")
 
     monkeypatch.setattr(telegram_links, "link_chat", away)
-    with pytest.raises(telegram.DatabaseAway) as stopped:
-        telegram.poll(40)
+    with pytest.raises(polling.DatabaseAway) as stopped:
+        polling.poll(telegram_bot.from_settings(), 40)
     assert stopped.value.offset == 41  # asked again from the /start, not after it
     assert not TelegramLink.objects.exists()
     monkeypatch.setattr(telegram_links, "link_chat", link_chat)
     api.updates = api.updates[1:2]  # Telegram gives it again
-    assert telegram.poll(stopped.value.offset) == 42
+    assert polling.poll(telegram_bot.from_settings(), stopped.value.offset) == 42
     assert TelegramLink.objects.get().user == alice
+
+
+# --- the telegram app under the channel --------------------------------------------------------
+
+
+def test_start_makes_the_sender_the_accounts_telegram_identity(api, alice_client, alice, client):
+    token = deep_link_token(alice_client)
+    post_update(client, update(ALICE_CHAT, f"/start {token}"))
+    identity = Identity.objects.get(telegram_id=ALICE_CHAT)
+    assert identity.user == alice and identity.first_name == "A"
+
+
+def test_start_given_twice_by_telegram_links_and_answers_once(api, alice_client, alice, client):
+    body = update(ALICE_CHAT, f"/start {deep_link_token(alice_client)}", number=77)
+    assert post_update(client, body).status_code == 200
+    assert post_update(client, body).status_code == 200  # Telegram saw no answer: again
+    assert TelegramLink.objects.get().user == alice
+    [reply] = said(api)
+    assert "Done: this chat is linked" in reply["text"]
+
+
+def test_a_person_with_two_telegram_accounts_gets_notifications_in_both(api, alice, bob):
+    link_chat(alice, ALICE_CHAT)
+    link_chat(alice, BOB_CHAT)
+    telegram.TelegramChannel().send(notification_for(alice), title="t", text="x", url="")
+    assert sorted(int(message["chat_id"]) for message in api.sent()) == [ALICE_CHAT, BOB_CHAT]
+    page = panel(alice, "ru")
+    assert "Привязано чатов Telegram: 2." in page
+
+
+def test_one_chat_failing_after_another_got_it_is_not_tried_again(api, alice):
+    link_chat(alice, ALICE_CHAT)
+    link_chat(alice, BOB_CHAT)
+    too_many = {"ok": False, "error_code": 429, "description": "Too Many Requests"}
+    api.answers["sendMessage"] = [(429, too_many | {"parameters": {"retry_after": 3}})]
+    telegram.TelegramChannel().send(notification_for(alice), title="t", text="x", url="")
+    assert len(api.sent()) == 2  # the first refused, the second delivered: no TryLater
+
+
+def test_blocking_the_bot_unlinks_the_chat(api, alice, client):
+    link_chat(alice, ALICE_CHAT)
+    person = {"id": ALICE_CHAT, "is_bot": False, "first_name": "A"}
+    bot_user = {"id": 42, "is_bot": True, "first_name": "101"}
+    blocked = {
+        "update_id": 9,
+        "my_chat_member": {
+            "chat": {"id": ALICE_CHAT, "type": "private", "first_name": "A"},
+            "from": person,
+            "date": 0,
+            "old_chat_member": {"user": bot_user, "status": "member"},
+            "new_chat_member": {"user": bot_user, "status": "kicked"},
+        },
+    }
+    assert post_update(client, blocked).status_code == 200
+    assert not TelegramLink.objects.exists()
+    assert not telegram.TelegramChannel().linked(alice)
+    assert said(api) == []  # nothing said to a chat that blocked the bot

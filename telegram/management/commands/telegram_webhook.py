@@ -12,9 +12,9 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.urls import reverse
-from telebot import apihelper
 
-from notify.channels import TryLater, telegram
+from telegram import bot, updates
+from telegram.bot import Refused, Unavailable
 
 
 class Command(BaseCommand):
@@ -25,14 +25,15 @@ class Command(BaseCommand):
         parser.add_argument("--delete", action="store_true", help="Remove the webhook.")
 
     def handle(self, *args, site: str | None, delete: bool, **options) -> None:
-        if not telegram.configured():
+        if not bot.configured():
             raise CommandError(
                 "Telegram is not set up: set DJANGO_TELEGRAM_BOT_TOKEN and "
                 "DJANGO_TELEGRAM_BOT_USERNAME."
             )
+        the_bot = bot.from_settings()
         try:
             if delete:
-                telegram.call(apihelper.delete_webhook, timeout=settings.TELEGRAM_TIMEOUT)
+                the_bot.delete_webhook()
                 self.stdout.write("The webhook is removed: poll with manage.py telegram_poll.")
                 return
             secret = settings.TELEGRAM_WEBHOOK_SECRET
@@ -41,13 +42,7 @@ class Command(BaseCommand):
             if not site or not site.startswith("https://"):
                 raise CommandError("Give the site's public address: https://...")
             url = site.rstrip("/") + reverse("telegram:webhook", kwargs={"secret": secret})
-            telegram.call(
-                apihelper.set_webhook,
-                url=url,
-                secret_token=secret,
-                allowed_updates=["message"],
-                timeout=settings.TELEGRAM_TIMEOUT,
-            )
-        except (TryLater, apihelper.ApiTelegramException) as error:
+            the_bot.set_webhook(url, secret=secret, allowed=updates.ALLOWED)
+        except (Unavailable, Refused) as error:
             raise CommandError(f"Telegram refused: {error}") from error
         self.stdout.write(f"Telegram posts the bot's updates to {url.replace(secret, '…')}")

@@ -1,0 +1,142 @@
+"""A fake Telegram Bot API for the tests: a small HTTP server on 127.0.0.1 (the site reaches it
+at DJANGO_TELEGRAM_API_URL) that answers /bot<token>/<method> as the Bot API does, records
+every call, and gives what a test put in `answers[method]` first, once each. Telegram itself
+is not reachable from here."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qsl, urlsplit
+
+TOKEN = "123456:TEST-token"
+BOT = "sto_odno_test_bot"
+SECRET = "webhook-secret-42"
+
+
+class FakeBotApi(ThreadingHTTPServer):
+    def __init__(self, port: int = 0) -> None:
+        super().__init__(("127.0.0.1", port), FakeHandler)
+        self.calls: list[tuple[str, dict]] = []
+        self.answers: dict[str, list[tuple[int, object]]] = {}
+        self.updates: list[dict] = []
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}"
+
+    def sent(self) -> list[dict]:
+        return [params for method, params in self.calls if method == "sendMessage"]
+
+    def called(self, method: str) -> list[dict]:
+        return [params for name, params in self.calls if name == method]
+
+    def answer(self, method: str, params: dict) -> tuple[int, object]:
+        if self.answers.get(method):
+            return self.answers[method].pop(0)
+        if method == "getUpdates":
+            offset = int(params.get("offset", 0))
+            return 200, {
+                "ok": True,
+                "result": [u for u in self.updates if u["update_id"] >= offset],
+            }
+        if method == "sendMessage":
+            chat = {"id": int(params["chat_id"]), "type": "private"}
+            message = {"message_id": len(self.calls), "date": 0, "chat": chat, "text": "…"}
+            return 200, {"ok": True, "result": message}
+        return 200, {"ok": True, "result": True}
+
+
+class FakeHandler(BaseHTTPRequestHandler):
+    server: FakeBotApi
+
+    def do_GET(self) -> None:
+        self.reply()
+
+    def do_POST(self) -> None:
+        self.reply()
+
+    def reply(self) -> None:
+        parts = urlsplit(self.path)
+        token, method = parts.path.removeprefix("/bot").split("/", 1)
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length).decode()
+        if self.headers.get("Content-Type", "").startswith("application/json"):
+            params = dict(parse_qsl(parts.query)) | json.loads(body or "{}")
+        else:
+            params = dict(parse_qsl(parts.query)) | dict(parse_qsl(body))
+        if token != TOKEN:
+            status, answer = 401, {"ok": False, "error_code": 401, "description": "Unauthorized"}
+        else:
+            self.server.calls.append((method, params))
+            status, answer = self.server.answer(method, params)
+        data = answer.encode() if isinstance(answer, str) else json.dumps(answer).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+class PaceClock:
+    """The pace's clock: its waits move it instead of taking real seconds."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+        self.slept: list[float] = []
+
+    def time(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+        self.now += seconds
+
+
+@contextlib.contextmanager
+def serving(settings, monkeypatch) -> Iterator[FakeBotApi]:
+    """The fake, and the site's bot set up to talk to it (its pace on a clock of its own)."""
+    from telegram import pace
+
+    server = FakeBotApi()
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    settings.TELEGRAM_API_URL = server.url
+    settings.TELEGRAM_BOT_TOKEN = TOKEN
+    settings.TELEGRAM_BOT_USERNAME = BOT
+    settings.TELEGRAM_WEBHOOK_SECRET = SECRET
+    clock = PaceClock()
+    monkeypatch.setattr(pace, "PACE", pace.Pace(clock=clock.time, sleep=clock.sleep))
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def update(
+    chat_id: int,
+    text: str,
+    *,
+    language: str = "en",
+    number: int = 1,
+    chat_type: str = "private",
+    sender: int | None = None,
+) -> dict:
+    """A text message's update, from `sender` (the chat's person when it is private)."""
+    person = {
+        "id": sender or chat_id,
+        "is_bot": False,
+        "first_name": "A",
+        "language_code": language,
+    }
+    chat = {"id": chat_id, "type": chat_type}
+    chat |= {"first_name": "A"} if chat_type == "private" else {"title": "The club"}
+    message = {"message_id": number, "date": 0, "chat": chat, "from": person, "text": text}
+    return {"update_id": number, "message": message}
