@@ -485,7 +485,7 @@ SITE_URL = os.environ.get("DJANGO_SITE_URL", "http://127.0.0.1:8000")
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "101 <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
-# Telegram (notify/channels/telegram.py, docs/telegram.md): without a token the channel is off.
+# Telegram (the telegram app, docs/telegram.md): without a token and a username the bot is off.
 # The API's address is a setting so that the tests talk to a fake Bot API on 127.0.0.1.
 TELEGRAM_BOT_TOKEN = os.environ.get("DJANGO_TELEGRAM_BOT_TOKEN", "")
 TELEGRAM_BOT_USERNAME = os.environ.get("DJANGO_TELEGRAM_BOT_USERNAME", "").lstrip("@")

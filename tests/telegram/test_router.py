@@ -10,7 +10,7 @@ from django.db import OperationalError
 from django.urls import reverse
 
 from notify.models import TelegramLink
-from telegram import router
+from telegram import queries, router, services
 from telegram.models import Chat, Identity, Member, TakenUpdate
 from telegram.router import Route
 from tests.factories import linked_telegram, run_tasks
@@ -193,3 +193,16 @@ def test_the_database_away_is_503_and_the_update_is_not_taken(api, client, monke
     client.raise_request_exception = False
     assert post(client, in_group("/deal", number=9)) == 503  # Telegram posts it again
     assert not TakenUpdate.objects.filter(update_id=9).exists()
+
+
+def test_an_accounts_chats_are_its_private_chat_and_its_groups(api, client, heard, alice):
+    post(client, in_group("/deal", number=1))
+    post(client, update(ALICE, "hello", number=2))
+    other = update(-4002, "/deal", number=3, chat_type="group", sender=BOB)
+    post(client, other)
+    assert list(queries.chats_of(alice)) == []  # her Telegram is not hers on the site yet
+    services.claim(Identity.objects.get(telegram_id=ALICE), alice)
+    assert [chat.chat_id for chat in queries.chats_of(alice)] == [GROUP, ALICE]
+    post(client, member_update(4, {"id": GROUP, "type": "group", "title": "Клуб"}, "kicked"))
+    assert [chat.chat_id for chat in queries.chats_of(alice)] == [ALICE]
+    assert queries.identity_of(alice).telegram_id == ALICE

@@ -1,7 +1,7 @@
 """Serve the site as `make run` does: the ASGI app (uvicorn; the live pages' event streams
 need it) and, beside it, the play worker (bots, timers and next deals move with nobody looking),
 the tasks' worker (db_worker: notifications, mail, the coach's reviews, reminders) and, when a
-Telegram bot is set up without a webhook, its poller (notify's telegram_poll).
+Telegram bot is set up without a webhook, its poller (the telegram app's telegram_poll).
 
     python manage.py serve [--port 8000] [--host 127.0.0.1] [--reload]
 
