@@ -8,18 +8,12 @@ import zoneinfo
 
 from django.conf import settings as django_settings
 
+from notify import kinds
 from notify.models import Channel, Kind, Settings
 
-# The kinds each channel carries for someone who set nothing: everything but the test message
-# (a club without Telegram reads its rounds to confirm by e-mail too); once linked, Telegram
-# and push the same. A person switches off what they do not want.
-DEFAULTS: dict[str, tuple[str, ...]] = {
-    channel: (Kind.YOUR_MOVE, Kind.YOUR_TABLE, Kind.TO_CONFIRM, Kind.TO_DECIDE, Kind.REMINDER)
-    for channel in Channel
-}
-
-# The kinds a person switches (the test message goes to every linked channel, asked for).
-SWITCHED = [kind for kind in Kind if kind != Kind.TEST]
+# The defaults and the kinds a person switches are the catalogue's (notify.kinds).
+DEFAULTS = kinds.DEFAULTS
+SWITCHED = kinds.SWITCHED
 
 # The language of a person who never came back since it was kept: the site's people are
 # Russian-speaking clubs first.

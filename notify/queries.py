@@ -4,16 +4,14 @@ the day, and what a person's Notifications page shows."""
 from __future__ import annotations
 
 import datetime
-from dataclasses import dataclass
 
-from django.db.models import CharField, Exists, F, OuterRef, Q, Value
-from django.db.models.functions import Cast, Concat
+from django.db.models import Exists, F, OuterRef, Q
 from django.urls import reverse
 
 from clubs.models import Member
 from clubs.queries import RUNS
 from games.models import Round
-from notify import preferences
+from notify import kinds, preferences
 from notify.models import Delivery, Kind, Notification
 from play.models import PlayMove, PlaySeat, PlayTable
 from play.queries import seat_to_move
@@ -28,32 +26,20 @@ LIVE_WINDOW = datetime.timedelta(hours=6)
 RECENT = 20
 
 
-@dataclass(frozen=True)
-class MoveWaiting:
-    user: object
-    table_id: int
-    moves_made: int
-    payload: dict
-
-
 # Whose move each table's version is (the state is read once a version, not once a pass).
 _to_move: dict[tuple[int, int], int | None] = {}
 _KEPT = 5000
 
 
-def moves_waiting(now: datetime.datetime, *, waited: datetime.timedelta) -> list[MoveWaiting]:
+def moves_waiting(
+    now: datetime.datetime, *, waited: datetime.timedelta
+) -> list[tuple[object, kinds.YourMove]]:
     """The people whose move has waited at least `waited` at a live table whose page they
     have not had open for WATCHING, and who were not told of this move, nor of another at
-    this table since they last moved themselves."""
+    this table since they last moved themselves: (the person, what they are told)."""
     told = Notification.objects.filter(
         user=OuterRef("user_id"),
-        key=Concat(
-            Value("move:"),
-            Cast(OuterRef("table_id"), CharField()),
-            Value(":"),
-            Cast(OuterRef("table__moves_made"), CharField()),
-            output_field=CharField(),
-        ),
+        key=kinds.YourMove.key_in_sql(table_id="table_id", moves_made="table__moves_made"),
     )
     seats = (
         PlaySeat.objects.filter(
@@ -94,16 +80,15 @@ def moves_waiting(now: datetime.datetime, *, waited: datetime.timedelta) -> list
             continue
         table = tables[table_id]
         waiting.append(
-            MoveWaiting(
-                user=users[user_id],
-                table_id=table_id,
-                moves_made=moves_made,
-                payload={
-                    "table": table_id,
-                    "name": table.name,
-                    "started": table.created_at.isoformat(),
-                    "path": reverse("play:table", args=[table_id]),
-                },
+            (
+                users[user_id],
+                kinds.YourMove(
+                    table_id=table_id,
+                    moves_made=moves_made,
+                    name=table.name,
+                    started=table.created_at.isoformat(),
+                    path=reverse("play:table", args=[table_id]),
+                ),
             )
         )
     return waiting
@@ -115,7 +100,7 @@ def _told_since_own_move(user_id: int, table_id: int, position: int) -> bool:
     move)."""
     last = (
         Notification.objects.filter(
-            user_id=user_id, kind=Kind.YOUR_MOVE, key__startswith=f"move:{table_id}:"
+            user_id=user_id, kind=Kind.YOUR_MOVE, key__startswith=kinds.YourMove.prefix(table_id)
         )
         .values_list("created_at", flat=True)
         .first()
@@ -126,16 +111,14 @@ def _told_since_own_move(user_id: int, table_id: int, position: int) -> bool:
     return not own.exists()
 
 
-def tournaments_today(now: datetime.datetime) -> list[tuple[object, dict, str]]:
-    """(account, payload, key) for each account registered for a tournament played today
+def tournaments_today(now: datetime.datetime) -> list[tuple[object, kinds.TournamentDay]]:
+    """(account, what it is told) for each account registered for a tournament played today
     (in the site's time zone), not finished; not those already checked in at the roll call,
     nor the night's directors (who made it, were named for it, or run its club): they know."""
     today = now.astimezone(preferences.zone_of(preferences.Settings())).date()
     told = Notification.objects.filter(
         user=OuterRef("player__user_id"),
-        key=Concat(
-            Value("day:"), Cast(OuterRef("tournament_id"), CharField()), output_field=CharField()
-        ),
+        key=kinds.TournamentDay.key_in_sql(tournament_id="tournament_id"),
     )
     directing = Tournament.directors.through.objects.filter(
         tournament_id=OuterRef("tournament_id"), user_id=OuterRef("player__user_id")
@@ -163,13 +146,12 @@ def tournaments_today(now: datetime.datetime) -> list[tuple[object, dict, str]]:
     return [
         (
             entry.player.user,
-            {
-                "what": "tournament_day",
-                "tournament": entry.tournament.name,
-                "place": entry.tournament.place,
-                "path": entry.tournament.get_absolute_url(),
-            },
-            f"day:{entry.tournament_id}",
+            kinds.TournamentDay(
+                tournament_id=entry.tournament_id,
+                tournament=entry.tournament.name,
+                place=entry.tournament.place,
+                path=entry.tournament.get_absolute_url(),
+            ),
         )
         for entry in entries
     ]
@@ -189,10 +171,11 @@ def no_longer_wanted(notifications: list[Notification]) -> set[int]:
     them would ask for what is done: a round to confirm that was confirmed, changed (its own
     notification follows) or deleted meanwhile. One query."""
     settled = _checked_in_already(notifications)
+    told = {notification.pk: kinds.read(notification) for notification in notifications}
     waiting = {
-        notification.pk: (notification.payload["round_id"], notification.payload["version"])
-        for notification in notifications
-        if notification.kind == Kind.TO_CONFIRM and "round_id" in notification.payload
+        pk: (round_.round_id, round_.version)
+        for pk, round_ in told.items()
+        if isinstance(round_, kinds.ToConfirm)
     }
     if not waiting:
         return settled
@@ -209,9 +192,9 @@ def _checked_in_already(notifications: list[Notification]) -> set[int]:
     """The ids of the "played today" reminders whose person was checked in meanwhile (one
     query, none when there is no such reminder)."""
     days = {
-        notification.pk: (notification.user_id, int(notification.key.removeprefix("day:")))
+        notification.pk: (notification.user_id, int(fields["tournament_id"]))
         for notification in notifications
-        if notification.key.startswith("day:")
+        if (fields := kinds.TournamentDay.fields_of(notification.key))
     }
     if not days:
         return set()

@@ -18,8 +18,7 @@ from claims.queries import deciders
 from claims.signals import claim_decided, claim_opened
 from games.models import Seat
 from games.signals import round_waits_confirmation
-from notify import preferences, services, time_zones
-from notify.models import Kind
+from notify import kinds, preferences, services, time_zones
 from play.signals import move_time_running_out, moved_for_person
 from tournaments.models import Table
 from tournaments.signals import round_clock_started, round_seated
@@ -75,19 +74,19 @@ def tell_tables(sender, *, round_, players: list[int] | None = None, **kwargs) -
                 continue
             services.tell(
                 user=user,
-                kind=Kind.YOUR_TABLE,
-                key=f"seated:{round_.pk}:{table.match_id}:{seat.position}",
-                payload={
-                    "what": "seated",
-                    "tournament": tournament.name,
-                    "round": round_.number,
-                    "final": round_.is_final,
-                    "table": table.number,
-                    "seat": seat.position + 1,
+                told=kinds.Seated(
+                    round_id=round_.pk,
+                    match_id=table.match_id,
+                    position=seat.position,
+                    tournament=tournament.name,
+                    round=round_.number,
+                    final=round_.is_final,
+                    table=table.number,
+                    seat=seat.position + 1,
                     # They sat down together: each may read the others' names (games.audience).
-                    "others": [other.player.name for other in seats if other.pk != seat.pk],
-                    "path": table.match.get_absolute_url(),
-                },
+                    others=[other.player.name for other in seats if other.pk != seat.pk],
+                    path=table.match.get_absolute_url(),
+                ),
             )
 
 
@@ -99,15 +98,14 @@ def tell_clock(sender, *, round_, **kwargs) -> None:
         for seat in _seated_accounts(table.match_id):
             services.tell(
                 user=seat.player.user,
-                kind=Kind.YOUR_TABLE,
-                key=f"clock:{round_.pk}:{stamp}",
-                payload={
-                    "what": "clock",
-                    "tournament": tournament.name,
-                    "round": round_.number,
-                    "minutes": round_.clock_minutes,
-                    "path": reverse("games:match", args=[table.match_id]),
-                },
+                told=kinds.ClockStarted(
+                    round_id=round_.pk,
+                    stamp=stamp,
+                    tournament=tournament.name,
+                    round=round_.number,
+                    minutes=round_.clock_minutes,
+                    path=reverse("games:match", args=[table.match_id]),
+                ),
             )
 
 
@@ -116,30 +114,27 @@ def tell_to_confirm(sender, *, round_, match, by, **kwargs) -> None:
     """The other accounts at the table may confirm the round: told which round, at which
     table of which night (a round confirmed or changed before it is sent is not sent:
     queries.still_wanted)."""
-    payload = {
-        "round": round_.number,
-        "round_id": round_.pk,
-        "version": round_.version,
-        "started": match.created_at.isoformat(),
-        "path": match.get_absolute_url(),
-    }
     table = Table.objects.filter(match=match).select_related("round__tournament").first()
+    at_a_night = {}
     if table is not None:
-        payload |= {
+        at_a_night = {
             "tournament": table.round.tournament.name,
             "tournament_round": table.round.number,
             "final": table.round.is_final,
             "table": table.number,
         }
+    told = kinds.ToConfirm(
+        round_id=round_.pk,
+        version=round_.version,
+        round=round_.number,
+        started=match.created_at.isoformat(),
+        path=match.get_absolute_url(),
+        **at_a_night,
+    )
     for seat in _seated_accounts(match.pk):
         if by is not None and seat.player.user_id == by.pk:
             continue
-        services.tell(
-            user=seat.player.user,
-            kind=Kind.TO_CONFIRM,
-            key=f"confirm:{round_.pk}:{round_.version}",
-            payload=payload,
-        )
+        services.tell(user=seat.player.user, told=told)
 
 
 @receiver(claim_opened)
@@ -148,14 +143,12 @@ def tell_deciders(sender, *, claim: Claim, **kwargs) -> None:
     for user in users:
         services.tell(
             user=user,
-            kind=Kind.TO_DECIDE,
-            key=f"claim:{claim.pk}",
-            payload={
-                "what": "claim_waiting",
-                "guest": claim.guest_name,
-                "account": claim.user.get_username(),
-                "path": reverse("claims:claims"),
-            },
+            told=kinds.ClaimWaiting(
+                claim_id=claim.pk,
+                guest=claim.guest_name,
+                account=claim.user.get_username(),
+                path=reverse("claims:claims"),
+            ),
         )
 
 
@@ -166,14 +159,12 @@ def tell_asker(sender, *, claim: Claim, by, **kwargs) -> None:
         return
     services.tell(
         user=asker,
-        kind=Kind.TO_DECIDE,
-        key=f"claim_decided:{claim.pk}",
-        payload={
-            "what": "claim_decided",
-            "guest": claim.guest_name,
-            "approved": claim.status == Claim.Status.APPROVED,
-            "path": reverse("claims:claims"),
-        },
+        told=kinds.ClaimDecided(
+            claim_id=claim.pk,
+            guest=claim.guest_name,
+            approved=claim.status == Claim.Status.APPROVED,
+            path=reverse("claims:claims"),
+        ),
     )
 
 

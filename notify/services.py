@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from cards101.engine import Move
-from notify import delivery, preferences, queries, time_zones
+from notify import delivery, kinds, preferences, queries, time_zones
 from notify.channels import CHANNELS
 from notify.models import Delivery, Kind, Notification, Settings
 
@@ -24,11 +24,11 @@ logger = logging.getLogger(__name__)
 MOVE_WAITS = datetime.timedelta(seconds=10)
 
 
-def tell(*, user, kind: str, key: str, payload: dict) -> Notification | None:
-    """Write that `user` is to be told of event `key`, with a delivery on each channel they
-    chose for `kind` and can be reached on, due at once or when their quiet hours end. In the
-    caller's transaction (the outbox: written with its cause, or not at all). An event told
-    already is left as it was (None)."""
+def tell(*, user, told: kinds.Told) -> Notification | None:
+    """Write that `user` is to be told `told` (one of the catalogue's, notify.kinds), with a
+    delivery on each channel they chose for its kind and can be reached on, due at once or
+    when their quiet hours end. In the caller's transaction (the outbox: written with its
+    cause, or not at all). An event told already (its key) is left as it was (None)."""
     if user is None or not user.is_active:
         return None
     prefs = preferences.settings_of(user)
@@ -36,9 +36,9 @@ def tell(*, user, kind: str, key: str, payload: dict) -> Notification | None:
         with transaction.atomic():  # a savepoint: the caller's transaction goes on
             notification = Notification.objects.create(
                 user=user,
-                kind=kind,
-                key=key[:200],
-                payload=payload,
+                kind=told.kind,
+                key=told.key()[:200],
+                payload=told.payload(),
                 language=preferences.language_of(prefs),
             )
     except IntegrityError:
@@ -48,7 +48,7 @@ def tell(*, user, kind: str, key: str, payload: dict) -> Notification | None:
     delivery.enqueue(
         Delivery.objects.bulk_create(
             Delivery(notification=notification, channel=name, due_at=due)
-            for name in preferences.channels_for(prefs, kind)
+            for name in preferences.channels_for(prefs, told.kind)
             if name in CHANNELS and CHANNELS[name].linked(user)
         )
     )
@@ -61,11 +61,12 @@ def send_test(*, user) -> Notification:
     with transaction.atomic():
         count = Notification.objects.filter(user=user, kind=Kind.TEST).count()
         prefs = preferences.settings_of(user)
+        told = kinds.TestMessage(number=count + 1, at=timezone.now().timestamp())
         notification = Notification.objects.create(
             user=user,
-            kind=Kind.TEST,
-            key=f"test:{count + 1}:{timezone.now().timestamp()}",
-            payload={},
+            kind=told.kind,
+            key=told.key(),
+            payload=told.payload(),
             language=preferences.language_of(prefs),
         )
         delivery.enqueue(
@@ -142,14 +143,9 @@ def tell_moves_waiting(now: datetime.datetime | None = None) -> int:
     Returns how many were told."""
     now = now or timezone.now()
     told = 0
-    for waiting in queries.moves_waiting(now, waited=MOVE_WAITS):
+    for user, move in queries.moves_waiting(now, waited=MOVE_WAITS):
         with transaction.atomic():
-            if tell(
-                user=waiting.user,
-                kind=Kind.YOUR_MOVE,
-                key=f"move:{waiting.table_id}:{waiting.moves_made}",
-                payload=waiting.payload,
-            ):
+            if tell(user=user, told=move):
                 told += 1
     return told
 
@@ -158,9 +154,9 @@ def tell_tournament_days(now: datetime.datetime | None = None) -> int:
     """On the day of a tournament, each registered account is reminded of it (once)."""
     now = now or timezone.now()
     told = 0
-    for user, payload, key in queries.tournaments_today(now):
+    for user, day in queries.tournaments_today(now):
         with transaction.atomic():
-            if tell(user=user, kind=Kind.REMINDER, key=key, payload=payload):
+            if tell(user=user, told=day):
                 told += 1
     return told
 
@@ -170,15 +166,12 @@ def remind_move_deadline(*, user, table_id: int, name: str, deadline: datetime.d
     table `table_id` runs out at `deadline`. Once per table and deadline."""
     tell(
         user=user,
-        kind=Kind.REMINDER,
-        key=f"deadline:{table_id}:{int(deadline.timestamp())}",
-        payload={
-            "what": "deadline",
-            "table": table_id,
-            "name": name,
-            "deadline": deadline.isoformat(),
-            "path": f"/play/{table_id}/",
-        },
+        told=kinds.Deadline(
+            table_id=table_id,
+            name=name,
+            deadline=deadline.isoformat(),
+            path=reverse("play:table", args=[table_id]),
+        ),
     )
 
 
@@ -196,15 +189,13 @@ def tell_moved_for(
     it goes on moving for them until they come back). Once per move."""
     return tell(
         user=user,
-        kind=Kind.REMINDER,
-        key=f"stand_in:{table_id}:{number}",
-        payload={
-            "what": "stand_in",
-            "table": table_id,
-            "name": name,
-            "started": started.isoformat(),
-            "move": move.to_json(),
-            "away": away,
-            "path": reverse("play:table", args=[table_id]),
-        },
+        told=kinds.StandIn(
+            table_id=table_id,
+            number=number,
+            name=name,
+            started=started.isoformat(),
+            move=move.to_json(),
+            away=away,
+            path=reverse("play:table", args=[table_id]),
+        ),
     )

@@ -30,8 +30,9 @@ from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from cards101.rules import PRESETS
+from notify import kinds
 from notify import services as notify
-from notify.models import Delivery, Kind
+from notify.models import Delivery
 from play import services as play
 from play.models import PlayMove, PlaySeat, PlayTable
 from tests.factories import linked_telegram
@@ -224,9 +225,9 @@ def run(database_url: str, *, seconds: float = 6.0, people: int = 3, tells: int 
                 with override_settings(TELEGRAM_BOT_TOKEN=TOKEN, TELEGRAM_BOT_USERNAME=BOT):
                     told = notify.tell(
                         user=user,
-                        kind=Kind.YOUR_MOVE,
-                        key=f"iso:{number}",
-                        payload={"table": number, "name": f"Table {number}", "path": "/play/"},
+                        told=kinds.YourMove(
+                            table_id=1_000_000 + number, name=f"Table {number}", path="/play/"
+                        ),
                     )
                 assert told.deliveries.count() == 2  # by e-mail and Telegram
         loaded = _phase(bots, timed, loaded_from)

@@ -14,8 +14,8 @@ from django_tasks_rq.backend import Job
 from rq import SimpleWorker
 
 from core import tasks
-from notify import services
-from notify.models import Delivery, Kind
+from notify import kinds, services
+from notify.models import Delivery
 from tests.servers import REDIS_URL
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -56,10 +56,7 @@ def rq_worker_runs_what_is_queued() -> None:
 def test_a_notification_is_delivered_once_by_an_rq_worker(on_redis, alice):
     with transaction.atomic():
         services.tell(
-            user=alice,
-            kind=Kind.YOUR_MOVE,
-            key="move:1:1",
-            payload={"table": 1, "name": "Friday table", "path": "/play/1/"},
+            user=alice, told=kinds.YourMove(table_id=1, name="Friday table", path="/play/1/")
         )
         assert on_redis.keys("rq:job:*") == []  # not before the transaction commits
     assert len(on_redis.keys("rq:job:*")) == 1
@@ -74,7 +71,7 @@ def test_a_notification_is_delivered_once_by_an_rq_worker(on_redis, alice):
 
 def test_a_transaction_undone_enqueues_nothing(on_redis, alice):
     with pytest.raises(RuntimeError), transaction.atomic():
-        services.tell(user=alice, kind=Kind.YOUR_MOVE, key="move:1:1", payload={"table": 1})
+        services.tell(user=alice, told=kinds.YourMove(table_id=1))
         raise RuntimeError("the move that caused it failed")
     assert on_redis.keys("rq:job:*") == []
     assert not Delivery.objects.exists()
@@ -87,7 +84,7 @@ def test_a_delivery_whose_task_was_lost_is_queued_again_and_sent_once(on_redis, 
 
     from notify import tasks as notify_tasks
 
-    services.tell(user=alice, kind=Kind.YOUR_MOVE, key="move:1:1", payload={"table": 1})
+    services.tell(user=alice, told=kinds.YourMove(table_id=1))
     on_redis.flushdb()  # the process stopped between the commit and the enqueueing
     Delivery.objects.update(due_at=timezone.now() - datetime.timedelta(minutes=6))
     assert notify_tasks.look_for_lost_deliveries.call() == 1

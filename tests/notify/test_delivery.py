@@ -11,7 +11,7 @@ import pytest
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from notify import delivery, services
+from notify import delivery, kinds, services
 from notify.channels import CHANNELS, GiveUp, TryLater
 from notify.models import Delivery, Settings
 from tests.factories import at_once, run_tasks, tasks_worker
@@ -53,9 +53,13 @@ def flaky(monkeypatch):
     return channel
 
 
-def tell(user, key: str, path: str = ""):
-    payload = {"name": key} | ({"path": path} if path else {})
-    return services.tell(user=user, kind="your_move", key=key, payload=payload)
+def tell(user, name: str, path: str = ""):
+    """`user` told their move waits at the table called `name` (one event a name)."""
+    table_id = TABLES.setdefault(name, len(TABLES) + 1)
+    return services.tell(user=user, told=kinds.YourMove(table_id=table_id, name=name, path=path))
+
+
+TABLES: dict[str, int] = {}
 
 
 def a_worker(worker_id: str):

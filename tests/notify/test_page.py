@@ -7,7 +7,7 @@ import pytest
 from django.core import mail
 from django.test import Client
 
-from notify import preferences, services, tokens
+from notify import kinds, preferences, services, tokens
 from notify.models import Delivery, Settings
 from tests.factories import linked_telegram, run_tasks
 
@@ -143,7 +143,7 @@ def test_a_forged_unsubscribe_token_finds_nothing(alice):
 def test_an_account_without_an_address_gets_no_mail_delivery(alice):
     alice.email = ""
     alice.save()
-    services.tell(user=alice, kind="your_move", key="k", payload={})
+    services.tell(user=alice, told=kinds.YourMove(table_id=1))
     assert not Delivery.objects.exists()
 
 
@@ -192,9 +192,7 @@ def test_the_page_shows_the_address_mail_goes_to(alice, client):
 def test_what_was_sent_lately_links_to_what_it_was_about(alice, client):
     services.tell(
         user=alice,
-        kind="your_move",
-        key="move:12:3",
-        payload={"table": 12, "name": "Вечерний стол", "path": "/play/12/"},
+        told=kinds.YourMove(table_id=12, moves_made=3, name="Вечерний стол", path="/play/12/"),
     )
     client.force_login(alice)
     page = client.get("/notifications/", headers={"Accept-Language": "ru"}).content.decode()

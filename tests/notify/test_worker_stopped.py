@@ -16,9 +16,9 @@ import time
 import pytest
 from django.contrib.auth import get_user_model
 
-from notify import services
+from notify import kinds, services
 from notify.delivery import INTERRUPTED
-from notify.models import Delivery, Kind
+from notify.models import Delivery
 from tests.servers import ROOT, database_url, other_client
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -34,9 +34,9 @@ def told_ten() -> list[str]:
         user = get_user_model().objects.create_user(f"player{number}", address, "pw-101-long")
         services.tell(
             user=user,
-            kind=Kind.YOUR_MOVE,
-            key=f"move:{number}:1",
-            payload={"table": number, "name": f"Table {number}", "path": f"/play/{number}/"},
+            told=kinds.YourMove(
+                table_id=number, moves_made=1, name=f"Table {number}", path=f"/play/{number}/"
+            ),
         )
         addresses.append(address)
     assert Delivery.objects.filter(status=Delivery.Status.PENDING).count() == PEOPLE
