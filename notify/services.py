@@ -73,7 +73,7 @@ def send_test(*, user) -> Notification:
             Delivery.objects.bulk_create(
                 Delivery(notification=notification, channel=name, due_at=timezone.now())
                 for name, channel in CHANNELS.items()
-                if channel.linked(user)
+                if channel.linked(user) and channel.may_test(user)
             )
         )
     return notification

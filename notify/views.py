@@ -17,7 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from core.limits import limit
 from notify import preferences, queries, services, time_zones, tokens
-from notify.channels import CHANNELS
+from notify.channels import CHANNELS, email
 from notify.forms import SettingsForm
 from notify.messages import render as render_message
 from notify.models import Channel, Kind
@@ -98,6 +98,15 @@ def test_message(request: HttpRequest) -> HttpResponse:
         messages.success(request, _("A test message is on its way to each linked channel."))
     else:
         messages.error(request, _("No channel is linked: there is nowhere to send it."))
+    if request.user.email and not email.confirmed(request.user):
+        messages.warning(
+            request,
+            _(
+                "No test message goes to %(address)s until you confirm it is yours: follow "
+                "the link in the e-mail we sent, or ask for a new one on the Email Addresses page."
+            )
+            % {"address": request.user.email},
+        )
     return redirect("notify:settings")
 
 

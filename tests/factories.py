@@ -184,3 +184,12 @@ def linked_telegram(user, chat_id: int) -> None:
 
     chat, _created = Chat.objects.get_or_create(chat_id=chat_id, defaults={"kind": "private"})
     TelegramLink.objects.create(user=user, chat=chat)
+
+
+def confirmed_email(user) -> None:
+    """`user` confirmed their address (allauth's link in the e-mail it sent)."""
+    from allauth.account.models import EmailAddress
+
+    EmailAddress.objects.update_or_create(
+        user=user, email=user.email, defaults={"verified": True, "primary": True}
+    )

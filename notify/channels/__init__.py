@@ -3,6 +3,8 @@
 - `name` (a `notify.models.Channel` value);
 - `linked(user) -> bool`: whether the person can be reached on it (an e-mail address, a
   linked Telegram chat, a push subscription);
+- `may_test(user) -> bool`: whether a test message, which anyone signed in may ask for again
+  and again, may go there (e-mail: only to an address the person confirmed is theirs);
 - `send(notification, *, title, text, url) -> None`: deliver one message, already rendered
   in the person's language (`title`: a subject line, `text`: the words, `url`: the absolute
   address it links to); raises `TryLater` when the channel failed for now (the worker retries

@@ -6,6 +6,7 @@ from __future__ import annotations
 import email.policy
 import smtplib
 
+from allauth.account.models import EmailAddress
 from django.core.mail import EmailMessage
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -17,6 +18,13 @@ from notify.models import Channel
 from notify.smtp import MailInDoubt
 
 
+def confirmed(user) -> bool:
+    """Whether the account's address is one it confirmed (allauth's EmailAddress)."""
+    return bool(user.email) and (
+        EmailAddress.objects.filter(user=user, email__iexact=user.email, verified=True).exists()
+    )
+
+
 class EmailChannel:
     name = Channel.EMAIL
     panel_template = "notify/_email_panel.html"
@@ -24,8 +32,13 @@ class EmailChannel:
     def linked(self, user) -> bool:
         return bool(user.email)
 
+    def may_test(self, user) -> bool:
+        """Only to an address the person confirmed (allauth's link): a test message asked for
+        again and again must not reach someone else's mailbox."""
+        return confirmed(user)
+
     def panel_context(self, request) -> dict:
-        return {"email": request.user.email}
+        return {"email": request.user.email, "email_confirmed": confirmed(request.user)}
 
     def send(self, notification, *, title: str, text: str, url: str) -> None:
         user = notification.user

@@ -197,6 +197,9 @@ class PushChannel:
     def linked(self, user: AbstractBaseUser) -> bool:
         return configured() and PushSubscription.objects.filter(user=user).exists()
 
+    def may_test(self, user: AbstractBaseUser) -> bool:
+        return self.linked(user)
+
     def panel_context(self, request: HttpRequest) -> dict:
         endpoints = list(
             PushSubscription.objects.filter(user=request.user).values_list("endpoint", flat=True)

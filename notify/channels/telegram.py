@@ -33,6 +33,9 @@ class TelegramChannel:
     def linked(self, user) -> bool:
         return configured() and _links(user.pk).exists()
 
+    def may_test(self, user) -> bool:
+        return self.linked(user)
+
     def send(self, notification, *, title: str, text: str, url: str) -> None:
         """To each of the person's chats. A chat that fails after another got the message is
         passed over (the message arrived; trying again would send it twice); one that can

@@ -9,7 +9,7 @@ from django.test import Client
 
 from notify import kinds, preferences, services, tokens
 from notify.models import Delivery, Settings
-from tests.factories import linked_telegram, run_tasks
+from tests.factories import confirmed_email, linked_telegram, run_tasks
 
 pytestmark = pytest.mark.django_db
 
@@ -71,6 +71,7 @@ def test_every_time_is_shown_in_the_readers_zone(alice, client, settings):
     from django.utils import timezone
 
     settings.MAILERS = {"default": {"BACKEND": "django.core.mail.backends.locmem.EmailBackend"}}
+    confirmed_email(alice)
     client.force_login(alice)
     client.post("/notifications/test/")
     run_tasks()
@@ -102,6 +103,7 @@ def test_the_page_is_in_russian_too(alice, client):
 
 
 def test_the_test_message_goes_to_each_linked_channel(alice, client):
+    confirmed_email(alice)
     client.force_login(alice)
     client.post("/notifications/test/")
     run_tasks()
@@ -111,6 +113,38 @@ def test_the_test_message_goes_to_each_linked_channel(alice, client):
     assert "Test message" in page and "sent" in page
     # What was sent links to what it was about.
     assert '<a href="/notifications/">Test message</a>' in page
+
+
+@pytest.mark.parametrize(
+    "language, warned, panel",
+    [
+        ("en", "No test message goes to alice@example.com until you confirm it is yours",
+         "not confirmed yet: confirm it"),
+        ("ru", "Проверочное сообщение не придёт на alice@example.com, пока вы не подтвердите",
+         "ещё не подтверждён: подтвердить"),
+    ],
+)  # fmt: skip
+def test_no_test_message_goes_to_an_address_not_confirmed(alice, client, language, warned, panel):
+    """Anyone may sign up with someone else's address and press the button again and again:
+    the test message waits for the address to be confirmed."""
+    client.force_login(alice)
+    page = client.get("/notifications/", headers={"Accept-Language": language})
+    assert panel in page.content.decode()
+    response = client.post(
+        "/notifications/test/", headers={"Accept-Language": language}, follow=True
+    )
+    assert warned in response.content.decode()
+    run_tasks()
+    assert mail.outbox == []
+    assert not Delivery.objects.filter(channel="email").exists()
+    confirmed_email(alice)
+    assert (
+        panel
+        not in client.get("/notifications/", headers={"Accept-Language": language}).content.decode()
+    )
+    client.post("/notifications/test/")
+    run_tasks()
+    assert [message.to for message in mail.outbox] == [["alice@example.com"]]
 
 
 def test_someone_signed_out_is_sent_to_log_in(client):
