@@ -1,7 +1,11 @@
 """What browser tests import: the languages, the network cut and restored, a page's width."""
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import Browser, BrowserContext, Page
+
+from play import services as play
+from play.models import PlayTable
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -110,3 +114,10 @@ def wider_than_the_screen(page: Page) -> list[str]:
 # The `language` fixture's values (conftest.py): a test in Russian, or in both languages.
 in_russian = pytest.mark.parametrize("language", ["ru"])
 in_both_languages = pytest.mark.parametrize("language", ["en", "ru"])
+
+
+def bot_moves(table: PlayTable) -> None:
+    """The bot to move moves now: the play worker beside the live server or this test,
+    whichever takes the table first (so the test cannot ask which one did)."""
+    PlayTable.objects.filter(pk=table.pk).update(server_moves_at=timezone.now())
+    play.step(table=table)

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import pytest
 from django.db.models import F
-from django.utils import timezone, translation
+from django.utils import translation
 from playwright.sync_api import Page, expect
 
 from cards101.bots import make_bot
@@ -20,7 +20,7 @@ from games.labels import card_name, card_notation
 from play import services as play
 from play.models import PlayTable
 from play.spoken import ORDERED_SUITS, say
-from tests.browser.helpers import in_both_languages
+from tests.browser.helpers import bot_moves, in_both_languages
 from tests.factories import make_match
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -320,12 +320,6 @@ def test_the_board_reads_to_a_screen_reader_as_named_cards_counts_and_totals(
         at = hand.index(("button", card_name(parse_card(queen)), False))
     assert read_aloud(page, t("Your hand"))[at + 1 : at + 5] == suits
     assert problems == []
-
-
-def bot_moves(table: PlayTable) -> None:
-    """The bot to move moves now (the worker or this test, whichever takes it first)."""
-    PlayTable.objects.filter(pk=table.pk).update(server_moves_at=timezone.now())
-    play.step(table=table)
 
 
 @in_both_languages

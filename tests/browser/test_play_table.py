@@ -15,7 +15,7 @@ from cards101.engine import Game
 from cards101.rules import PRESETS
 from play import services as play
 from play.models import PlayTable
-from tests.browser.helpers import in_both_languages
+from tests.browser.helpers import bot_moves, in_both_languages
 from tests.play.test_table_choices import out_of_the_round
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -100,8 +100,7 @@ def test_resigning_asks_first_and_then_the_page_says_you_left(
 
     # A bot moves meanwhile: the board is swapped in again, and the question stays open.
     version = board.get_attribute("hx-get")
-    PlayTable.objects.filter(pk=table.pk).update(server_moves_at=timezone.now())
-    assert play.step(table=table)
+    bot_moves(table)
     expect(board).not_to_have_attribute("hx-get", version or "", timeout=5_000)
     expect(confirm).to_be_visible()
 
