@@ -2,12 +2,12 @@
 confirmation, a password reset) as a task of Django's framework (settings.TASKS: django-tasks-db,
 whose row is written in the transaction of the request and run by `manage.py db_worker`).
 
-A sign-up no longer waits for the mail server (1.5–4.4 s with a real one): the message is
-rendered in the request, in its language, and sent outside it. As with notifications
-(notify.delivery): an outage is tried again later, with the same backoff, up to the same limit;
-a 5xx answer is given up, a 4xx (greylisting) tried again; a task is run once, so a worker
-killed while sending does not send it again, and a message the server may have kept when it
-stopped answering is not sent again either (notify.smtp).
+A sign-up no longer waits for the mail server (1.5–4.4 s with a real one): the message is rendered
+in the request, in its language, and sent outside it. As with notifications
+(notify.services.deliveries): an outage is tried again later, with the same backoff, up to the same
+limit; a 5xx answer is given up, a 4xx (greylisting) tried again; a task is run once, so a worker
+killed while sending does not send it again, and a message the server may have kept when it stopped
+answering is not sent again either (notify.smtp).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from django.tasks import task
 from django.utils import timezone
 
 from notify.channels.email import is_permanent, said
-from notify.delivery import MOST_ATTEMPTS, backoff
+from notify.services.deliveries import MOST_ATTEMPTS, backoff
 
 logger = logging.getLogger(__name__)
 

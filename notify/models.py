@@ -83,13 +83,13 @@ class Notification(models.Model):
 
 
 class Delivery(models.Model):
-    """A notification on one channel: sent at most once per attempt by a task (notify.delivery),
-    retried with backoff when the channel fails, given up after a limit (and shown on the
-    person's page)."""
+    """A notification on one channel: sent at most once per attempt by a task
+    (notify.services.deliveries), retried with backoff when the channel fails, given up after a
+    limit (and shown on the person's page)."""
 
     class Status(models.TextChoices):
         PENDING = "pending", pgettext_lazy("delivery", "waiting")
-        # Taken by a task, which is sending it now (notify.delivery).
+        # Taken by a task, which is sending it now (notify.services.deliveries).
         SENDING = "sending", _("sending")
         SENT = "sent", _("sent")
         FAILED = "failed", _("given up")

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 
 from core.http import NotJson, local_path, read_json
 from core.limits import limit
+from notify import services
 from notify.channels import push
 
 
@@ -42,7 +43,7 @@ def push_subscribe(request: HttpRequest) -> HttpResponse:
         subscription = push.check_subscription(_json_body(request))
     except push.PushError as error:
         return _refused(str(error))
-    push.subscribe(user=request.user, subscription=subscription)
+    services.subscribe(user=request.user, subscription=subscription)
     return JsonResponse({"text": _("Notifications are on in this browser.")}, status=201)
 
 
@@ -61,9 +62,9 @@ def push_unsubscribe(request: HttpRequest) -> HttpResponse:
         endpoint = data.get("endpoint") if isinstance(data, dict) else None
         if not isinstance(endpoint, str) or not endpoint:
             return _refused(_("Say which browser to turn off: its subscription's endpoint."))
-        push.unsubscribe(user=request.user, endpoint=endpoint)
+        services.unsubscribe(user=request.user, endpoint=endpoint)
         return JsonResponse({"text": _("Notifications are off in this browser.")})
-    count = push.unsubscribe(user=request.user)
+    count = services.unsubscribe(user=request.user)
     messages.success(
         request,
         ngettext(
@@ -82,7 +83,7 @@ def push_unsubscribe(request: HttpRequest) -> HttpResponse:
 def push_renew(request: HttpRequest) -> HttpResponse:
     """A service worker's `pushsubscriptionchange`: {"old_endpoint": ..., "subscription":
     {...}}. No session and no CSRF token reach a service worker; the old endpoint, a secret of
-    the browser's and the site's, says whose subscription it was (push.renew)."""
+    the browser's and the site's, says whose subscription it was (services.renew)."""
     try:
         data = _json_body(request)
         if not isinstance(data, dict) or not isinstance(data.get("old_endpoint"), str):
@@ -90,6 +91,6 @@ def push_renew(request: HttpRequest) -> HttpResponse:
         subscription = push.check_subscription(data.get("subscription"))
     except push.PushError as error:
         return _refused(str(error))
-    if push.renew(old_endpoint=data["old_endpoint"], subscription=subscription) is None:
+    if services.renew(old_endpoint=data["old_endpoint"], subscription=subscription) is None:
         return JsonResponse({"error": _("The site does not know that subscription.")}, status=404)
     return HttpResponse(status=204)

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from notify import telegram_links
+from notify import services
 from notify.links import absolute
 from telegram import router
 from telegram.router import Heard
@@ -24,7 +24,7 @@ def start(heard: Heard) -> None:
     if not token or heard.chat is None:
         _reply(heard, heard.language, "help")
         return
-    used = telegram_links.link_chat(token=token, chat=heard.chat, identity=heard.identity)
+    used = services.link_chat(token=token, chat=heard.chat, identity=heard.identity)
     if used is not None:
         _reply(heard, used.language or heard.language, "linked")
     else:
@@ -33,7 +33,7 @@ def start(heard: Heard) -> None:
 
 @router.command("stop")
 def stop(heard: Heard) -> None:
-    unlinked = heard.chat is not None and telegram_links.unlink_chat(chat=heard.chat)
+    unlinked = heard.chat is not None and services.unlink_chat(chat=heard.chat)
     _reply(heard, heard.language, "unlinked" if unlinked else "unknown")
 
 

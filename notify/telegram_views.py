@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 
 from core.http import local_path
 from core.limits import limit
-from notify import telegram_links
+from notify import services
 from notify.channels import telegram
 
 
@@ -30,7 +30,7 @@ def link(request: HttpRequest) -> HttpResponse:
     Start, and the bot hears /start <token>."""
     if not telegram.configured():
         raise Http404("Telegram is not set up")
-    token = telegram_links.new_token(user=request.user, language=translation.get_language())
+    token = services.new_token(user=request.user, language=translation.get_language())
     return redirect(telegram.deep_link(token))
 
 
@@ -38,6 +38,6 @@ def link(request: HttpRequest) -> HttpResponse:
 @require_POST
 @limit("telegram")
 def unlink(request: HttpRequest) -> HttpResponse:
-    if telegram_links.unlink(user=request.user):
+    if services.unlink(user=request.user):
         messages.success(request, _("Telegram is unlinked: no more notifications go there."))
     return _back(request)

@@ -249,7 +249,7 @@ def run(database_url: str, *, seconds: float = 6.0, people: int = 3, tells: int 
             ends = time.monotonic() + 120
             while Delivery.objects.exclude(status=Delivery.Status.SENT).exists():
                 DBTaskResult.objects.filter(
-                    status="READY", task_path="notify.delivery.deliver"
+                    status="READY", task_path="notify.services.deliveries.deliver"
                 ).update(run_after=timezone.now())
                 if time.monotonic() > ends:
                     break

@@ -1,7 +1,7 @@
 """Web push: the installed site shows a notification in a person's browsers (the service
 worker's `push` handler, templates/games/sw.js), signed with the site's VAPID keys and
-encrypted for each browser by pywebpush. Also the writes of its subscriptions, each browser's
-address at its push service (subscribed, renewed, unsubscribed)."""
+encrypted for each browser by pywebpush; and the check of a subscription a browser sends
+(each browser's address at its push service), which notify.services.subscriptions keeps."""
 
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
-from django.db import transaction
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from py_vapid import Vapid
@@ -25,6 +24,7 @@ from pywebpush import WebPushException, webpush
 
 from notify.channels import GiveUp, TryLater, register
 from notify.models import Channel, Notification, PushSubscription
+from notify.services import subscriptions as kept
 
 # How long a push service keeps a message for a browser that is offline: a "your move" or
 # "your table" is stale after half a day.
@@ -138,51 +138,6 @@ def check_subscription(data: object) -> dict[str, str]:
     return {"endpoint": endpoint, "p256dh": p256dh, "auth": auth}
 
 
-def subscribe(*, user: AbstractBaseUser, subscription: dict[str, str]) -> PushSubscription:
-    """This browser gets `user`'s pushes (a checked subscription, check_subscription). A
-    browser where someone else subscribed before is now this person's: one browser, one
-    person, the last to turn it on."""
-    with transaction.atomic():
-        found = (
-            PushSubscription.objects.select_for_update()
-            .filter(endpoint=subscription["endpoint"])
-            .first()
-        )
-        if found is None:
-            return PushSubscription.objects.create(user=user, **subscription)
-        found.user = user
-        found.p256dh = subscription["p256dh"]
-        found.auth = subscription["auth"]
-        found.save(update_fields=["user", "p256dh", "auth"])
-        return found
-
-
-def unsubscribe(*, user: AbstractBaseUser, endpoint: str | None = None) -> int:
-    """`user`'s browser at `endpoint` gets no more pushes (every browser of theirs when
-    `endpoint` is None); how many were turned off. Another person's browser is not touched."""
-    with transaction.atomic():
-        subscriptions = PushSubscription.objects.filter(user=user)
-        if endpoint is not None:
-            subscriptions = subscriptions.filter(endpoint=endpoint)
-        deleted, _kinds = subscriptions.delete()
-        return deleted
-
-
-def renew(*, old_endpoint: str, subscription: dict[str, str]) -> PushSubscription | None:
-    """A browser's push service changed its subscription (the service worker's
-    `pushsubscriptionchange`): the new one replaces the old for the same person. The old
-    endpoint, known only to the browser, its push service and the site, says whose it is;
-    None when the site does not know it."""
-    with transaction.atomic():
-        old = PushSubscription.objects.select_for_update().filter(endpoint=old_endpoint).first()
-        if old is None:
-            return None
-        user = old.user
-        if subscription["endpoint"] != old_endpoint:
-            old.delete()
-        return subscribe(user=user, subscription=subscription)
-
-
 def _retry_after(response: object) -> float | None:
     value = getattr(response, "headers", {}).get("Retry-After", "")
     return float(value) if value.isdigit() else None
@@ -230,7 +185,7 @@ class PushChannel:
             if not (
                 _endpoint_allowed(subscription.endpoint) and _on_the_curve(subscription.p256dh)
             ):
-                subscription.delete()  # kept before the checks above: it can never be sent to
+                kept.forget(subscription)  # kept before the checks above: it can never be sent to
                 refused.append("a browser's subscription could not be used")
                 continue
             try:
@@ -251,7 +206,7 @@ class PushChannel:
                 status = getattr(error.response, "status_code", None)
                 host = urlsplit(subscription.endpoint).hostname
                 if status in GONE:
-                    subscription.delete()
+                    kept.forget(subscription)
                 elif status is None or status == 429 or status >= 500:
                     later = TryLater(
                         f"push service {host} answered {status}", _retry_after(error.response)

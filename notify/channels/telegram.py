@@ -11,6 +11,7 @@ from django.http import HttpRequest
 
 from notify.channels import GiveUp, TryLater, register
 from notify.models import Channel, TelegramLink
+from notify.services import links
 from telegram import bot, pace, signals
 from telegram import services as telegram_services
 from telegram.bot import Refused, Unavailable
@@ -97,7 +98,7 @@ def _send(the_bot: bot.Bot, chat_id: int, message: str) -> None:
 @receiver(signals.chat_closed)
 def _unlink_closed(sender, chat, **kwargs) -> None:
     """A chat the bot can no longer write to is linked to nobody."""
-    TelegramLink.objects.filter(chat=chat).delete()
+    links.unlink_chat(chat=chat)
 
 
 register(TelegramChannel())

@@ -11,9 +11,10 @@ import pytest
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from notify import delivery, kinds, services
+from notify import kinds, services
 from notify.channels import CHANNELS, GiveUp, TryLater
 from notify.models import Delivery, Settings
+from notify.services import deliveries as delivery
 from tests.factories import at_once, run_tasks, tasks_worker
 
 
@@ -68,7 +69,7 @@ def a_worker(worker_id: str):
 
 
 def deliveries_task_rows():
-    return DBTaskResult.objects.filter(task_path="notify.delivery.deliver")
+    return DBTaskResult.objects.filter(task_path="notify.services.deliveries.deliver")
 
 
 @pytest.mark.django_db(transaction=True)
@@ -231,8 +232,28 @@ class time_is:
     def __enter__(self):
         from unittest import mock
 
-        self.patch = mock.patch("notify.services.timezone.now", return_value=self.moment)
+        self.patch = mock.patch("django.utils.timezone.now", return_value=self.moment)
         self.patch.start()
 
     def __exit__(self, *exc):
         self.patch.stop()
+
+
+@pytest.mark.django_db
+def test_a_delivery_queued_before_the_task_moved_is_sent_after_the_upgrade(alice, flaky):
+    """Tasks written while the task was notify.delivery.deliver name that path, which no
+    longer imports; migration notify 0008 renames them, and they run."""
+    from importlib import import_module
+    from types import SimpleNamespace
+
+    from django.apps import apps
+    from django.db import connection
+
+    moved = import_module("notify.migrations.0008_deliveries_task_path")
+    flaky.failures = 0
+    tell(alice, "Before the move")
+    deliveries_task_rows().update(task_path=moved.OLD)
+    moved.rename(apps, SimpleNamespace(connection=connection))  # what RunPython is given
+    assert run_tasks() >= 1
+    assert flaky.sent == [(alice.pk, flaky.texts[0][0])]
+    assert Delivery.objects.get().status == Delivery.Status.SENT

@@ -18,7 +18,7 @@ from django.test import RequestFactory
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from notify import services, telegram_links
+from notify import services
 from notify.channels import CHANNELS, GiveUp, TryLater, telegram
 from notify.models import Delivery, Kind, Notification, TelegramLink, TelegramToken
 from telegram import bot as telegram_bot
@@ -141,13 +141,13 @@ def test_a_chat_linked_again_moves_to_the_new_account(api, alice, bob):
 
 
 def _token_for(user) -> str:
-    return telegram_links.new_token(user=user, language="en")
+    return services.new_token(user=user, language="en")
 
 
 def link_chat(user, chat_id: int = ALICE_CHAT) -> None:
     """`user` links the private chat `chat_id` (as its /start would)."""
     chat, _created = Chat.objects.get_or_create(chat_id=chat_id, defaults={"kind": "private"})
-    assert telegram_links.link_chat(token=_token_for(user), chat=chat, identity=None)
+    assert services.link_chat(token=_token_for(user), chat=chat, identity=None)
 
 
 def test_stop_unlinks_the_chat(api, alice, client):
@@ -445,24 +445,22 @@ def test_a_start_sent_while_the_database_is_away_links_the_chat_once_it_is_back(
     /start was passed over for good."""
     from django.db import OperationalError
 
-    from notify import telegram_links
-
     api.updates = [
         update(ALICE_CHAT, "hello", number=40),
         update(ALICE_CHAT, f"/start {_token_for(alice)}", number=41),
         update(ALICE_CHAT, "/stop", number=42),
     ]
-    link_chat = telegram_links.link_chat
+    link_chat = services.link_chat
 
     def away(**kwargs):
         raise OperationalError("the database is away")
 
-    monkeypatch.setattr(telegram_links, "link_chat", away)
+    monkeypatch.setattr(services, "link_chat", away)
     with pytest.raises(polling.DatabaseAway) as stopped:
         polling.poll(telegram_bot.from_settings(), 40)
     assert stopped.value.offset == 41  # asked again from the /start, not after it
     assert not TelegramLink.objects.exists()
-    monkeypatch.setattr(telegram_links, "link_chat", link_chat)
+    monkeypatch.setattr(services, "link_chat", link_chat)
     api.updates = api.updates[1:2]  # Telegram gives it again
     assert polling.poll(telegram_bot.from_settings(), stopped.value.offset) == 42
     assert TelegramLink.objects.get().user == alice

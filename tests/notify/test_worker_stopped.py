@@ -17,8 +17,8 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from notify import kinds, services
-from notify.delivery import INTERRUPTED
 from notify.models import Delivery
+from notify.services.deliveries import INTERRUPTED
 from tests.servers import ROOT, database_url, other_client
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -1,4 +1,4 @@
-"""Writing notifications: the outbox (`tell`, in the caller's transaction), a person's
+"""Telling people: the outbox (`tell`, in the caller's transaction), a person's
 switches, quiet hours and language, one-click unsubscribing, the test message; and the passes
 the worker makes to find what no signal says (a move waiting for someone who is not looking,
 the day of a tournament)."""
@@ -13,9 +13,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from cards101.engine import Move
-from notify import delivery, kinds, preferences, queries, time_zones
+from notify import kinds, preferences, queries, time_zones
 from notify.channels import CHANNELS
 from notify.models import Delivery, Kind, Notification, Settings
+from notify.services import deliveries
 
 logger = logging.getLogger(__name__)
 
@@ -45,7 +46,7 @@ def tell(*, user, told: kinds.Told) -> Notification | None:
         return None  # told already: the same event is never told twice
     now = timezone.now()
     due = preferences.quiet_until(prefs, now) or now
-    delivery.enqueue(
+    deliveries.enqueue(
         Delivery.objects.bulk_create(
             Delivery(notification=notification, channel=name, due_at=due)
             for name in preferences.channels_for(prefs, told.kind)
@@ -69,7 +70,7 @@ def send_test(*, user) -> Notification:
             payload=told.payload(),
             language=preferences.language_of(prefs),
         )
-        delivery.enqueue(
+        deliveries.enqueue(
             Delivery.objects.bulk_create(
                 Delivery(notification=notification, channel=name, due_at=timezone.now())
                 for name, channel in CHANNELS.items()
