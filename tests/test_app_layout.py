@@ -233,6 +233,54 @@ def test_the_scan_finds_every_kind_of_write():
     ]
 
 
+def unguarded_nexts(source: str) -> list[str]:
+    """Where a source reads a request's `next` other than as core.http.local_path's target."""
+    tree = ast.parse(source)
+    guarded = {
+        id(argument)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "local_path"
+        for argument in node.args
+    }
+    found = []
+    for node in ast.walk(tree):
+        reads_next = (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "get"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and node.args[0].value == "next"
+        ) or (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.slice, ast.Constant)
+            and node.slice.value == "next"
+        )
+        if reads_next and "request" in ast.unparse(node) and id(node) not in guarded:
+            found.append(ast.unparse(node))
+    return found
+
+
+def test_every_next_a_request_sends_is_read_through_local_path():
+    found = {
+        str(path.relative_to(ROOT)): reads
+        for app in APPS
+        for path in sources(app)
+        if (reads := unguarded_nexts(path.read_text()))
+    }
+    assert found == {}
+
+
+def test_the_scan_finds_a_next_read_without_its_guard():
+    source = (
+        "def f(request):\n"
+        "    ok = local_path(request, request.POST.get('next', ''))\n"
+        "    bad = request.GET.get('next')\n"
+        "    worse = request.POST['next']\n"
+    )
+    assert unguarded_nexts(source) == ["request.GET.get('next')", "request.POST['next']"]
+
+
 def version_moves(source: str) -> list[str]:
     """Where a source announces a version, moves one in SQL (`F("version")`) or moves one in
     memory (`x.version += 1`), as the code says it."""

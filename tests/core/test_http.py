@@ -1,11 +1,12 @@
-"""core.http.read_json: what a JSON body may hold before any view reads it."""
+"""core.http: what a JSON body may hold before any view reads it (read_json), and where a
+form's `next` may send a person (local_path)."""
 
 import json
 
 import pytest
 from django.test import RequestFactory
 
-from core.http import JSON_DEPTH, NotJson, read_json
+from core.http import JSON_DEPTH, NotJson, local_path, read_json
 
 
 def body(text: str):
@@ -50,3 +51,22 @@ def test_a_body_that_is_not_utf8_is_refused():
     request = RequestFactory().post("/", b'{"a": "\xff"}', content_type="application/json")
     with pytest.raises(NotJson):
         read_json(request)
+
+
+@pytest.mark.parametrize(
+    "target, kept",
+    [
+        ("/notifications/?tab=1", "/notifications/?tab=1"),
+        ("/", "/"),
+        ("", None),
+        ("x", None),  # a view's name to redirect(): NoReverseMatch
+        ("home", None),
+        ("https://evil.example/", None),
+        ("//evil.example/", None),
+        ("/\\evil.example/", None),
+        ("http://testserver/", None),  # on this host, but not a path
+        ("javascript:alert(1)", None),
+    ],
+)
+def test_a_next_is_kept_only_when_it_is_a_path_on_this_site(target, kept):
+    assert local_path(RequestFactory().post("/"), target) == kept
