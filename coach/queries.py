@@ -368,7 +368,7 @@ def next_position(user, after: ReviewedDecision) -> ReviewedDecision | None:
 
 def practice_list(user) -> tuple[list[ReviewedDecision], Summary]:
     """The first LISTED of the person's positions to practise, and how many there are and are
-    solved (two queries; one when there is none)."""
+    solved (three queries; two when there is none)."""
     positions = practised(user)
     rows = list(positions[:LISTED])
     return rows, summary(positions) if rows else Summary(0, 0)

@@ -50,7 +50,7 @@ def is_best(decision: KeptDecision, move: MoveJSON) -> bool:
 
 def legal_move(
     decision: KeptDecision, kind: str, card: str | None, suit: str | None
-) -> MoveJSON | None:
+) -> dict[str, Any] | None:
     """The legal move of the position with these fields (as a board's form posts them), or
     None."""
     wanted = {"kind": kind, "card": card or None, "suit": suit or None}
