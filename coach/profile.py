@@ -1,36 +1,30 @@
-"""What the coach shows on a player's profile, read: their accuracy over time (a point a
-reviewed table, a point a week when there are many), the kinds of mistakes they make most
-(each with its costliest example), and their accuracy against the site's at the same rules.
+"""What the coach shows on a player's profile, shaped from what coach.queries reads: their
+accuracy over time (a point a reviewed table, a point a week when there are many), the kinds
+of mistakes they make most (each with its costliest example), and their accuracy against the
+site's at the same rules. Reads nothing itself.
 
 Only the person's own moves count (`by` ""): never a stand-in's, and a bot's player has
-none. Two queries for a player with reviewed moves, one for a player with none; the site's
-accuracy per rules is read once for everyone and kept in the cache a few minutes."""
+none."""
 
 from __future__ import annotations
 
 import datetime
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from django.core.cache import cache
-from django.db.models import Avg, Count, F, Max
-from django.db.models.expressions import Window
-from django.db.models.functions import RowNumber
 from django.urls import reverse
 from django.utils.formats import date_format
 from django.utils.timezone import localtime
 from django.utils.translation import gettext_lazy as _
 
 from cards101.analysis import KINDS
-from coach.models import KIND_NAMES, ReviewedDecision
+from coach.models import KIND_NAMES
 from games.labels import preset_label
-from games.models import Player
 from stats import charts
 
 # More reviewed tables than this: the chart draws a point a week.
 WEEKLY_FROM = 30
 POINTS = 60  # the latest points drawn
-SITE_CACHE_SECONDS = 10 * 60
-SITE_KEY = "coach:site-accuracy"
 
 
 @dataclass(frozen=True)
@@ -113,36 +107,11 @@ class Overall:
     tables: int
 
 
-def own_moves(player: Player):
-    return ReviewedDecision.objects.own().filter(player=player)
-
-
-def overall_of(player: Player | None) -> Overall | None:
-    """The player's accuracy as the profile's panel gives it (one query), None when none of
-    their own moves was reviewed."""
-    if player is None:
-        return None
-    found = own_moves(player).aggregate(
-        accuracy=Avg("accuracy"),
-        decisions=Count("pk"),
-        tables=Count("review__table", distinct=True),
-    )
-    if not found["decisions"]:
-        return None
-    return Overall(round(found["accuracy"]), found["decisions"], found["tables"])
-
-
-def panel_of(player: Player) -> CoachPanel | None:
-    """The coach's panel of the player, or None when none of their own moves was reviewed."""
-    tables = list(
-        own_moves(player)
-        .values("review__table_id", "review__table__preset")
-        .annotate(accuracy=Avg("accuracy"), decisions=Count("pk"), at=Max("review__created_at"))
-        .order_by("at", "review__table_id")
-    )
-    if not tables:
-        return None
-    points = _points(tables)
+def panel_from(tables: list[dict], kinds: list[Kind], site: Mapping[str, float]) -> CoachPanel:
+    """The coach's panel of a player from their reviewed tables (one row a table, in the order
+    they were reviewed: its preset, the player's accuracy and decisions there, when), their
+    kinds of mistakes and the site's accuracy per rules."""
+    points = points_of(tables)
     decisions = sum(row["decisions"] for row in tables)
     return CoachPanel(
         points=points,
@@ -154,15 +123,16 @@ def panel_of(player: Player) -> CoachPanel | None:
         )
         if len(points) > 1
         else None,
-        kinds=kinds_of(player),
-        versus=_versus(tables),
+        kinds=kinds,
+        versus=versus_of(tables, site),
         decisions=decisions,
         accuracy=round(sum(row["accuracy"] * row["decisions"] for row in tables) / decisions),
         tables=len(tables),
     )
 
 
-def _points(tables: list[dict]) -> list[Point]:
+def points_of(tables: list[dict]) -> list[Point]:
+    """The chart's points: a point a table, or a week when there are more than WEEKLY_FROM."""
     if len(tables) <= WEEKLY_FROM:
         return [Point(row["at"], row["accuracy"], row["decisions"]) for row in tables[-POINTS:]]
     weeks: dict[tuple[int, int], list[dict]] = {}
@@ -178,20 +148,9 @@ def _points(tables: list[dict]) -> list[Point]:
     return points[-POINTS:]
 
 
-def kinds_of(player: Player) -> list[Kind]:
-    """The kinds of the player's mistakes, the most frequent first, each with its costliest
-    example (one query: a window over the kinds)."""
-    by_kind = [F("kind")]
-    rows = (
-        own_moves(player)
-        .exclude(kind="")
-        .annotate(
-            rank=Window(RowNumber(), partition_by=by_kind, order_by=[F("loss").desc(), "pk"]),
-            times=Window(Count("pk"), partition_by=by_kind),
-        )
-        .filter(rank=1)
-        .values("kind", "times", "loss", "index", "review__round", "review__table_id")
-    )
+def kinds_from(rows: Iterable[dict]) -> list[Kind]:
+    """The kinds of a player's mistakes, the most frequent first, from one row a kind (its
+    costliest example's loss and place, and how often)."""
     found = [
         Kind(
             kind=row["kind"],
@@ -205,30 +164,15 @@ def kinds_of(player: Player) -> list[Kind]:
     return sorted(found, key=lambda kind: (-kind.times, -kind.loss, KINDS.index(kind.kind)))
 
 
-def _versus(tables: list[dict]) -> list[Versus]:
+def versus_of(tables: list[dict], site: Mapping[str, float]) -> list[Versus]:
+    """The player's accuracy at each set of rules they played, the most played first, beside
+    the site's."""
     mine: dict[str, list[float]] = {}
     for row in tables:
         total = mine.setdefault(row["review__table__preset"], [0.0, 0])
         total[0] += row["accuracy"] * row["decisions"]
         total[1] += row["decisions"]
-    site = site_accuracy()
     return [
         Versus(preset=preset, mine=points / decisions, decisions=decisions, site=site.get(preset))
         for preset, (points, decisions) in sorted(mine.items(), key=lambda item: -item[1][1])
     ]
-
-
-def site_accuracy() -> dict[str, float]:
-    """The accuracy of every person's own reviewed moves on the site, per rules (preset):
-    read once and kept in the cache for a few minutes."""
-    return cache.get_or_set(SITE_KEY, _read_site_accuracy, SITE_CACHE_SECONDS)
-
-
-def _read_site_accuracy() -> dict[str, float]:
-    rows = (
-        ReviewedDecision.objects.own()
-        .values("review__table__preset")
-        .annotate(accuracy=Avg("accuracy"))
-        .order_by()
-    )
-    return {row["review__table__preset"]: row["accuracy"] for row in rows}

@@ -6,7 +6,7 @@ profile for the coach's panel."""
 from django.dispatch import receiver
 from django.template.loader import render_to_string
 
-from coach import profile, queries, review_views, tasks
+from coach import queries, review_views, tasks
 from play.signals import replay_panels, round_end_panels, round_finished
 from stats.signals import profile_panels
 
@@ -20,7 +20,7 @@ def queue_the_round(sender, *, table, round: int, **kwargs) -> None:
 def coach_panel(sender, *, player, user=None, **kwargs) -> str:
     """The player's accuracy, mistakes and comparison with the site (one query for a player
     none of whose moves was reviewed); a link to practice on one's own profile."""
-    panel = profile.panel_of(player)
+    panel = queries.panel_of(player)
     if panel is None:
         return ""
     own = user is not None and user.is_authenticated and player.user_id == user.pk

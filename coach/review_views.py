@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_safe
 
-from coach import profile, queries
+from coach import queries
 from play.models import PlaySeat, PlayTable
 
 # While the round's review waits, the panel after its board asks again this often.
@@ -19,9 +19,10 @@ POLL_SECONDS = 3
 
 
 def _table(pk: int) -> tuple[PlayTable, list[PlaySeat]]:
-    table = get_object_or_404(PlayTable.objects.select_related("match"), pk=pk)
-    seats = list(table.seats.select_related("user__player", "player").order_by("position"))
-    return table, seats
+    found = queries.table_with_seats(pk)
+    if found is None:
+        raise Http404
+    return found
 
 
 @require_safe
@@ -36,7 +37,7 @@ def table_review(request: HttpRequest, pk: int) -> HttpResponse:
         "review": review,
         "numbers": [r.round + 1 for r in review.rounds],
         # The viewer's accuracy as their profile gives it, beside this match's alone.
-        "overall": profile.overall_of(mine.seat.player) if mine else None,
+        "overall": queries.overall_of(mine.seat.player) if mine else None,
         "mine": mine,
     }
     return render(request, "coach/table_review.html", context)

@@ -1,20 +1,24 @@
 """The coach's services, the only code that writes its tables: queue a finished round for
-review (in the transaction that finished it), and keep its decisions one by one (its task,
-coach.tasks, never a request).
+review (in the transaction that finished it), keep its decisions one by one (its task,
+coach.tasks, never a request), and a person's tries at the positions they practise.
 
-Locks: a review's row; its table's rows are only read (a finished round never changes)."""
+Locks: a review's row; its table's rows are only read (a finished round never changes); a
+person's practice row of a decision (cards101.analysis.practice judges the tries)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from cards101 import analysis
+from cards101.analysis.positions import ViewsBefore
+from cards101.analysis.practice import legal_move, solves
 from cards101.engine import Game, Move
-from coach.models import ReviewedDecision, RoundReview
-from play import queries as play_queries
+from coach import queries
+from coach.models import Practice, ReviewedDecision, RoundReview
 from play.models import PlayTable
 
 # The keys of a seat's view kept with a decision: the position as the seat saw it (the log,
@@ -93,15 +97,6 @@ def review_seed(table_seed: int, round_index: int) -> int:
     return table_seed * 1_000 + round_index
 
 
-def round_to_review(review: RoundReview) -> tuple[Game, list[Move], list[str]]:
-    """The game at the start of the review's round, the round's moves in order, and who made
-    each (PlayMove.by)."""
-    table = review.table
-    start, _ = play_queries.replay(table, review.round, 0)
-    kept = list(table.moves.filter(round=review.round).order_by("number").values("move", "by"))
-    return start, [Move.from_json(row["move"]) for row in kept], [row["by"] for row in kept]
-
-
 def decision_row(
     review: RoundReview,
     decision: analysis.Decision,
@@ -129,11 +124,6 @@ def decision_row(
     )
 
 
-def seat_players(table: PlayTable) -> dict[int, int | None]:
-    """The player who sat in each seat (a person's player, or the bot's)."""
-    return dict(table.seats.values_list("position", "player_id"))
-
-
 def review_now(
     review: RoundReview, *, budget: float | None = None, seed: int | None = None
 ) -> RoundReview:
@@ -141,8 +131,8 @@ def review_now(
     decision by decision). `seed`: by default the task's (the same review)."""
     if seed is None:
         seed = review_seed(review.table.seed, review.round)
-    start, moves, made_by = round_to_review(review)
-    players = seat_players(review.table)
+    start, moves, made_by = queries.round_to_review(review)
+    players = queries.seat_players(review.table)
     rows = _rows(review, start, moves, made_by, players, budget=budget, seed=seed)
     with transaction.atomic():
         locked = RoundReview.objects.select_for_update().get(pk=review.pk)
@@ -168,7 +158,7 @@ def _rows(
     budget: float | None,
     seed: int,
 ) -> Iterable[ReviewedDecision]:
-    views = views_before(start, moves)
+    views = ViewsBefore(start, moves)
     return [
         decision_row(
             review, decision, views[decision.index], by=made_by[decision.index], players=players
@@ -177,26 +167,48 @@ def _rows(
     ]
 
 
-def views_before(start: Game, moves: list[Move]) -> ViewsBefore:
-    """The view of the seat to move before each move, by the move's index, asked in order."""
-    return ViewsBefore(start, moves)
+# --- practice ---------------------------------------------------------------------------------
 
 
-class ViewsBefore:
-    """The views of the seats to move before the round's moves, for indices asked in
-    increasing order: the round is replayed once, as far as asked, and a view (which holds the
-    round's log) is made only where one is asked for, not at every move of a long round.
-    IllegalMove where a move is not legal."""
+def try_move(*, user, decision: ReviewedDecision, move: dict[str, Any]) -> Practice:
+    """The person tries `move` (one of the position's legal moves) at their position: a try
+    counted, the move kept, and the position solved by a move that loses less than an
+    inaccuracy against the best. A try at a position solved already (a form sent twice, a
+    page left open) changes nothing. Locks the person's practice row of the decision."""
+    if legal_move(decision, move["kind"], move.get("card"), move.get("suit")) is None:
+        raise ValueError(f"{move} is not a legal move there")
+    with transaction.atomic():
+        practice = _locked(user, decision)
+        if practice.solved_at is not None:
+            return practice
+        practice.tries += 1
+        practice.last_move = move
+        if solves(decision, move):
+            practice.solved_at = timezone.now()
+        practice.save(update_fields=["tries", "last_move", "solved_at", "updated_at"])
+    return practice
 
-    def __init__(self, start: Game, moves: list[Move]) -> None:
-        self._game = start.copy()
-        self._moves = moves
-        self._made = 0
 
-    def __getitem__(self, index: int) -> dict:
-        if index < self._made:
-            raise ValueError(f"The view before move {index} is behind this replay")
-        while self._made < index:
-            self._game.play(self._moves[self._made])
-            self._made += 1
-        return self._game.view(self._game.to_move)
+def show_best(*, user, decision: ReviewedDecision) -> Practice:
+    """The person asks to see the best move before finding it: marked shown (the position
+    stays unsolved until they play it). Locks the person's practice row of the decision."""
+    with transaction.atomic():
+        practice = _locked(user, decision)
+        if practice.shown_at is None and practice.solved_at is None:
+            practice.shown_at = timezone.now()
+            practice.save(update_fields=["shown_at", "updated_at"])
+    return practice
+
+
+def _locked(user, decision: ReviewedDecision) -> Practice:
+    """The person's practice of the decision, locked; made if it was not there (a row made
+    at the same moment by another request is found, not made twice)."""
+    found = Practice.objects.select_for_update().filter(user=user, decision=decision).first()
+    if found is not None:
+        return found
+    try:
+        with transaction.atomic():
+            Practice.objects.create(user=user, decision=decision)
+    except IntegrityError:
+        pass  # made meanwhile by the other request: locked below
+    return Practice.objects.select_for_update().get(user=user, decision=decision)

@@ -21,8 +21,9 @@ from django.db import transaction
 from django.tasks import task
 
 from cards101 import analysis
+from cards101.analysis.positions import ViewsBefore
 from cards101.engine import IllegalMove
-from coach import services
+from coach import queries, services
 from coach.models import RoundReview
 from core.tasks import later, outliving_outages, resumable
 from play.models import PlayTable
@@ -62,9 +63,9 @@ def review(
     ends = time.monotonic() + (SLICE if slice_seconds is None else slice_seconds)
     budget = settings.COACH_REVIEW_BUDGET if budget is None else budget
     try:
-        start, moves, made_by = services.round_to_review(found)
-        views = services.views_before(start, moves)
-        players = services.seat_players(found.table)
+        start, moves, made_by = queries.round_to_review(found)
+        views = ViewsBefore(start, moves)
+        players = queries.seat_players(found.table)
         seed = services.review_seed(found.table.seed, found.round)
         for decision in analysis.decisions(
             start, moves, budget=budget, seed=seed, first=found.next_index

@@ -16,8 +16,9 @@ from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
+from cards101.analysis import practice
 from cards101.rules import parse_card
-from coach import practice
+from coach import queries, services
 from coach.models import Practice, ReviewedDecision
 from core.limits import limit
 from games.labels import card_name, card_notation
@@ -69,12 +70,10 @@ class Answer:
 @login_required
 @require_safe
 def practice_list(request: HttpRequest) -> HttpResponse:
-    positions = practice.practised(request.user)
-    rows = list(positions[: practice.LISTED])
+    rows, counted = queries.practice_list(request.user)
     for row in rows:
         row.lost = round(row.loss)
         row.label_name = LABELS.get(row.label, row.label)
-    counted = practice.summary(positions) if rows else practice.Summary(0, 0)
     return render(
         request,
         "coach/practice.html",
@@ -87,7 +86,7 @@ def practice_list(request: HttpRequest) -> HttpResponse:
 @vary_on_headers("HX-Request")
 def practice_position(request: HttpRequest, pk: int) -> HttpResponse:
     decision = _position(request, pk)
-    return _render_position(request, decision, practice.practice_of(request.user, decision))
+    return _render_position(request, decision, queries.practice_of(request.user, decision))
 
 
 @login_required
@@ -100,7 +99,7 @@ def practice_answer(request: HttpRequest, pk: int) -> HttpResponse:
     decision = _position(request, pk)
     error = ""
     if request.POST.get("show"):
-        done = practice.show_best(user=request.user, decision=decision)
+        done = services.show_best(user=request.user, decision=decision)
     else:
         move = practice.legal_move(
             decision,
@@ -109,10 +108,10 @@ def practice_answer(request: HttpRequest, pk: int) -> HttpResponse:
             request.POST.get("suit"),
         )
         if move is None:
-            done = practice.practice_of(request.user, decision)
+            done = queries.practice_of(request.user, decision)
             error = _("That move could not be read.")
         else:
-            done = practice.try_move(user=request.user, decision=decision, move=move)
+            done = services.try_move(user=request.user, decision=decision, move=move)
     if not request.htmx:
         if error:
             messages.error(request, error)
@@ -124,7 +123,7 @@ def practice_answer(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _position(request: HttpRequest, pk: int) -> ReviewedDecision:
-    found = practice.position_of(request.user, pk)
+    found = queries.position_of(request.user, pk)
     if found is None:
         raise Http404
     return found
@@ -134,7 +133,7 @@ def _render_position(
     request: HttpRequest, decision: ReviewedDecision, done: Practice | None, error: str = ""
 ) -> HttpResponse:
     table = decision.review.table
-    seats = list(table.seats.select_related("player"))
+    seats = queries.seats_of(table)
     mine = next((seat for seat in seats if seat.position == decision.seat), None)
     view = {**decision.position, "round_over": False, "match_over": False}
     solved = done is not None and done.solved_at is not None
@@ -163,7 +162,7 @@ def _render_position(
         "lost": round(decision.loss),
         "replay": reverse("play:replay", args=[table.pk, decision.review.round + 1])
         + f"?step={decision.index}",
-        "next": practice.next_position(request.user, decision) if solved else None,
+        "next": queries.next_position(request.user, decision) if solved else None,
         # Focus lands on the answer after a try, on the best move once shown (htmx, or the
         # page the form comes back to).
         "focus": _focus(request, answer is not None, shown),

@@ -25,7 +25,6 @@ from claims import services as claims
 from claims.models import Claim
 from clubs import services as clubs
 from clubs.models import Club, JoinRequest, Season
-from coach import practice
 from coach import services as coach
 from coach.models import ReviewedDecision, RoundReview
 from games import services
@@ -332,7 +331,7 @@ def _practice(carol) -> dict[str, ReviewedDecision]:
     own = ReviewedDecision.objects.filter(player__user=carol, by="").order_by("pk")
     chosen = sorted(own, key=lambda decision: -max(loss for _, loss in decision.losses))[:3]
     to_solve, solved, shown = (as_if_played(d, worst_move(d)) for d in chosen)
-    practice.try_move(user=carol, decision=solved, move=worst_move(solved))
-    practice.try_move(user=carol, decision=solved, move=best_move(solved))
-    practice.show_best(user=carol, decision=shown)
+    coach.try_move(user=carol, decision=solved, move=worst_move(solved))
+    coach.try_move(user=carol, decision=solved, move=best_move(solved))
+    coach.show_best(user=carol, decision=shown)
     return {"to_solve": to_solve, "solved": solved, "shown": shown}

@@ -9,7 +9,8 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import Locator, Page, expect
 
-from coach import practice
+from cards101.analysis import practice
+from coach import queries
 from coach.models import Practice
 from tests.browser.helpers import in_russian
 from tests.coach.mistakes import mistakes_of, worst_move
@@ -56,7 +57,7 @@ def test_on_a_phone_a_wrong_move_then_the_best_by_keyboard(
     page: Page, problems: list[str], alice, log_in, t
 ):
     mistakes_of(alice, count=1, rounds=2)
-    decision = practice.practised(alice).first()  # the costliest: the list's first
+    decision = queries.practised(alice).first()  # the costliest: the list's first
     wrong = worst_move(decision)
     assert not practice.solves(decision, wrong)
     extra = round(practice.extra_loss(decision, wrong))

@@ -184,3 +184,15 @@ def test_random_play_loses_more_a_decision_than_greedy_play_and_greedy_more_than
 
 
 ROUNDS_A_BOT = 3
+
+
+def test_the_views_before_a_rounds_moves_are_what_each_seat_to_move_saw():
+    start, moves = played_round("classic", 3, 4, ["greedy", "random", "greedy"])
+    views = analysis.ViewsBefore(start, moves)
+    game = start.copy()
+    for index, move in enumerate(moves[:12]):
+        if index % 3 == 0:
+            assert views[index] == game.view(game.to_move)
+        game.play(move)
+    with pytest.raises(ValueError, match="behind this replay"):
+        views[0]

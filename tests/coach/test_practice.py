@@ -9,8 +9,9 @@ import pytest
 from django.urls import reverse
 
 from cards101 import analysis
+from cards101.analysis import practice
 from cards101.engine import Game
-from coach import practice
+from coach import queries, services
 from coach.models import Practice, ReviewedDecision
 from games.labels import card_name
 from play import queries as play_queries
@@ -81,7 +82,7 @@ def test_the_list_says_in_russian_what_each_mistake_cost_in_agreement(
 
 def test_a_solved_position_goes_after_the_unsolved_ones(client, alice, mistakes):
     first, second = mistakes
-    practice.try_move(user=alice, decision=first, move=best_move(first))
+    services.try_move(user=alice, decision=first, move=best_move(first))
     client.force_login(alice)
     body = client.get(reverse("coach:practice")).content.decode()
     assert body.index(position_url(second)) < body.index(position_url(first))
@@ -91,7 +92,7 @@ def test_a_solved_position_goes_after_the_unsolved_ones(client, alice, mistakes)
 
 def test_when_every_position_is_solved_the_list_says_so(client, alice, mistakes):
     for decision in mistakes:
-        practice.try_move(user=alice, decision=decision, move=best_move(decision))
+        services.try_move(user=alice, decision=decision, move=best_move(decision))
     client.force_login(alice)
     body = client.get(reverse("coach:practice")).content.decode()
     assert "All solved!" in body and "Practise the next position" not in body
@@ -110,7 +111,7 @@ def test_inaccuracies_are_practised_when_there_are_few_mistakes(alice):
     decision = ReviewedDecision.objects.filter(review__table=table, player__user=alice).first()
     decision.label, decision.loss = "inaccuracy", 3.0
     decision.save()
-    assert decision in practice.practised(alice)
+    assert decision in queries.practised(alice)
 
 
 def test_a_stand_ins_and_a_bots_moves_are_not_practised(client, alice, mistakes):
@@ -121,7 +122,7 @@ def test_a_stand_ins_and_a_bots_moves_are_not_practised(client, alice, mistakes)
     decision.by = "timer"  # the stand-in played it when alice's time ran out
     decision.save()
     assert client.get(position_url(decision)).status_code == 404
-    assert decision not in practice.practised(alice)
+    assert decision not in queries.practised(alice)
 
 
 def test_another_persons_position_is_not_found(client, bob, mistakes):
@@ -194,7 +195,7 @@ def test_the_best_move_solves_it_and_says_what_it_saves(client, alice, mistakes)
 
 def test_the_last_position_solved_leads_back_to_the_list(client, alice, mistakes):
     first, second = mistakes
-    practice.try_move(user=alice, decision=first, move=best_move(first))
+    services.try_move(user=alice, decision=first, move=best_move(first))
     client.force_login(alice)
     body = client.post(answer_url(second), posted(second.best), HTTP_HX_REQUEST="true")
     body = body.content.decode()
@@ -220,9 +221,9 @@ def test_showing_the_best_move_marks_it_shown_not_solved(client, alice, mistakes
     assert "Show the best move" not in body
     done = Practice.objects.get(user=alice, decision=decision)
     assert done.shown_at is not None and done.solved_at is None and done.tries == 0
-    assert decision in practice.practised(alice).filter(solved=0)
+    assert decision in queries.practised(alice).filter(solved=0)
     assert "best move shown" in client.get(reverse("coach:practice")).content.decode()
-    practice.try_move(user=alice, decision=decision, move=decision.best)
+    services.try_move(user=alice, decision=decision, move=decision.best)
     body = client.get(reverse("coach:practice")).content.decode()
     assert "solved after seeing the best move" in body
 

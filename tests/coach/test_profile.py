@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from cards101 import analysis
 from claims import services as claims
-from coach import profile
+from coach import profile, queries
 from coach.models import ReviewedDecision, RoundReview
 from games.models import Player
 from tests.coach.mistakes import mistakes_of, reviewed_table
@@ -96,19 +96,19 @@ def test_a_stand_ins_moves_do_not_count(client, alice):
 
 def test_a_player_with_nothing_reviewed_has_no_panel_and_costs_one_query(client, alice):
     player = Player.objects.get(user=alice)
-    with CaptureQueriesContext(connection) as queries:
-        assert profile.panel_of(player) is None
-    assert len(queries) == 1
+    with CaptureQueriesContext(connection) as captured:
+        assert queries.panel_of(player) is None
+    assert len(captured) == 1
     assert "coach-panel" not in profile_of(client, alice)
 
 
 def test_the_panel_costs_two_queries_with_the_sites_accuracy_cached(alice):
     mistakes_of(alice, count=1, rounds=2)
     player = Player.objects.get(user=alice)
-    profile.panel_of(player)
-    with CaptureQueriesContext(connection) as queries:
-        assert profile.panel_of(player) is not None
-    assert len(queries) == 2
+    queries.panel_of(player)
+    with CaptureQueriesContext(connection) as captured:
+        assert queries.panel_of(player) is not None
+    assert len(captured) == 2
 
 
 def test_the_practice_link_is_on_ones_own_profile_only(client, alice, bob):
@@ -164,7 +164,7 @@ def test_many_tables_are_drawn_a_point_a_week():
         }
         for day in range(profile.WEEKLY_FROM + 10)
     ]
-    points = profile._points(tables)
+    points = profile.points_of(tables)
     assert 5 <= len(points) <= 7 and all(point.week for point in points)
     assert sum(point.decisions for point in points) == sum(row["decisions"] for row in tables)
     assert points[0].label.startswith("week of ")

@@ -11,7 +11,8 @@ from django.db import OperationalError
 from django_tasks_db.models import DBTaskResult
 
 from cards101 import analysis
-from coach import services, tasks
+from cards101.analysis.positions import ViewsBefore
+from coach import queries, services, tasks
 from coach.models import ReviewedDecision, RoundReview
 from play.models import PlayMove, PlayTable
 from tests.coach.factories import played_table
@@ -31,7 +32,7 @@ def review_tasks():
 
 
 def expected(review: RoundReview) -> list[analysis.Decision]:
-    start, moves, _ = services.round_to_review(review)
+    start, moves, _ = queries.round_to_review(review)
     seed = services.review_seed(review.table.seed, review.round)
     return analysis.review(start, moves, budget=BUDGET, seed=seed)
 
@@ -91,15 +92,15 @@ def test_a_worker_killed_midway_goes_on_where_it_stopped_when_it_starts_again(al
     # The worker "tests" took the task and wrote two decisions, then was killed.
     review_tasks().get().claim("tests")
     first_two = expected(review)[:2]
-    start, moves, made_by = services.round_to_review(review)
-    views = services.views_before(start, moves)
+    start, moves, made_by = queries.round_to_review(review)
+    views = ViewsBefore(start, moves)
     for decision in first_two:
         row = services.decision_row(
             review,
             decision,
             views[decision.index],
             by=made_by[decision.index],
-            players=services.seat_players(table),
+            players=queries.seat_players(table),
         )
         assert services.keep_decision(review, row, next_index=decision.index + 1)
     run_tasks()
@@ -172,15 +173,15 @@ def test_a_stale_run_cannot_write_what_another_wrote(alice):
     review = RoundReview.objects.get(table=table)
     stale = RoundReview.objects.get(pk=review.pk)
     first = expected(review)[0]
-    start, moves, made_by = services.round_to_review(review)
+    start, moves, made_by = queries.round_to_review(review)
 
     def row():
         return services.decision_row(
             review,
             first,
-            services.views_before(start, moves)[first.index],
+            ViewsBefore(start, moves)[first.index],
             by=made_by[first.index],
-            players=services.seat_players(table),
+            players=queries.seat_players(table),
         )
 
     assert services.keep_decision(review, row(), next_index=first.index + 1)
