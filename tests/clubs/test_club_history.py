@@ -10,6 +10,7 @@ import pytest
 from django.urls import reverse
 
 from cards101.rules import Variant
+from claims import services as claims
 from clubs import rights, services
 from clubs.errors import ClubError, NotAllowed
 from clubs.models import ClubEvent, Member, Season
@@ -121,6 +122,16 @@ def test_the_history_keeps_ids_and_values(alice, bob, club):
     event = ClubEvent.objects.get()
     assert (event.kind, event.actor, event.subject.user) == ("role_changed", alice, bob)
     assert (event.old_value, event.new_value) == ("member", "director")
+
+
+def test_a_guest_merged_into_an_account_brings_its_history_lines(client, alice, bob, club):
+    anna = services.add_members_named(club=club, names=["Anna"], by=alice)[0]
+    services.set_role(member=anna, role=Member.Role.DIRECTOR, by=alice)
+    claims.decide(claim=claims.ask(guest=anna.player, by=bob), approve=True, by=alice)
+    assert ClubEvent.objects.get().subject.user == bob
+    client.force_login(alice)
+    text = words_on_page(client, members_url(club), "ru")
+    assert "Смена роли: bob, участник → директор" in text and "Anna" not in text
 
 
 # --- one rights module ------------------------------------------------------------------------
