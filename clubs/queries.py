@@ -15,7 +15,7 @@ from django.db.models import (
 )
 from django.shortcuts import get_object_or_404
 
-from clubs import seasons
+from clubs import awards, seasons
 from clubs.models import Club, ClubEvent, JoinRequest, Member, Season
 
 # A season's table is read here (the fixed name), worked out in clubs.seasons.
@@ -247,6 +247,35 @@ def season_on_date(club_id: int, date) -> Season | None:
     )
 
 
-def season_lines(season: Season) -> list[SeasonLine]:
-    """The whole table with its players (the JSON and CSV of a season)."""
-    return seasons.lines_of(season, seasons.season_table(season))
+def season_lines(season: Season, top: int | None = None) -> list[SeasonLine]:
+    """The table with its players, its first `top` lines (None: all, for the JSON and CSV)."""
+    rows = seasons.season_table(season)
+    return seasons.lines_of(season, rows[:top] if top else rows)
+
+
+# --- awards -------------------------------------------------------------------------------------
+
+
+def season_awards(season: Season, nights: list[Tournament]) -> list[awards.ShownAward]:
+    """The season's awards (clubs.awards) with their players, as its page shows them."""
+    return awards.with_players(awards.season_awards(season, nights))
+
+
+def night_awards(tournament: Tournament) -> list[awards.ShownAward]:
+    """A finished club night's awards with their players (no query for any other
+    tournament)."""
+    found = awards.night_awards(tournament)
+    return awards.with_players(found) if found else []
+
+
+def awards_won(
+    player_id: int,
+) -> list[tuple[Season | None, Tournament | None, list[awards.Award]]]:
+    """The player's awards, one entry a night or season (one query when they never played a
+    finished club night)."""
+    won: list[tuple[Season | None, Tournament | None, list[awards.Award]]] = []
+    for item in awards.awards_of_player(player_id):
+        if not won or won[-1][:2] != (item.season, item.night):
+            won.append((item.season, item.night, []))
+        won[-1][2].append(item.award)
+    return won

@@ -12,8 +12,8 @@ from django.dispatch import receiver
 from django.template.loader import render_to_string
 
 from claims.signals import merging_players, player_judges, players_merged
-from clubs import awards, queries, seasons, services
-from clubs.models import Club, JoinRequest, Member, Season
+from clubs import queries, seasons, services
+from clubs.models import Club, JoinRequest, Member
 from clubs.rights import RUNS, clubs_run_by
 from core import live
 from games.models import Player
@@ -79,21 +79,17 @@ def memberships_moved(sender, *, guest_id: int, into, **kwargs) -> None:
 @receiver(tournament_panels)
 def night_awards_panel(sender, *, tournament, **kwargs) -> str:
     """A finished club night's awards (no query for any other tournament)."""
-    found = awards.night_awards(tournament)
+    found = queries.night_awards(tournament)
     if not found:
         return ""
-    return render_to_string("clubs/_night_awards.html", {"awards": awards.with_players(found)})
+    return render_to_string("clubs/_night_awards.html", {"awards": found})
 
 
 @receiver(profile_panels)
 def player_awards_panel(sender, *, player, **kwargs) -> str:
     """The nights and seasons where the player won an award (one query when they never played
     a finished club night)."""
-    won: list[tuple[Season | None, Tournament | None, list[awards.Award]]] = []
-    for item in awards.awards_of_player(player.pk):
-        if not won or won[-1][:2] != (item.season, item.night):
-            won.append((item.season, item.night, []))
-        won[-1][2].append(item.award)
+    won = queries.awards_won(player.pk)
     if not won:
         return ""
     return render_to_string("clubs/_player_awards.html", {"won": won})
@@ -118,11 +114,11 @@ def season_on_projector(sender, *, tournament, request, **kwargs) -> list[str]:
     season = queries.season_on_date(tournament.club_id, tournament.date)
     if season is None:
         return []
-    rows = seasons.season_table(season)[: seasons.PROJECTOR_LINES]
+    lines = queries.season_lines(season, seasons.PROJECTOR_LINES)
     return [
         render_to_string(
             "clubs/_projector_season.html",
-            {"season": season, "lines": seasons.lines_of(season, rows)},
+            {"season": season, "lines": lines},
             request=request,
         )
     ]

@@ -17,7 +17,7 @@ from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_http_methods, require_safe
 from django.views.decorators.vary import vary_on_headers
 
-from clubs import awards, queries, rights, services
+from clubs import queries, rights, services
 from clubs.errors import ClubError
 from clubs.models import Club, Season
 from clubs.season_forms import SeasonForm
@@ -54,8 +54,7 @@ def season_list(request: HttpRequest, slug: str) -> HttpResponse:
 def season_detail(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
     season = queries.season_at(slug, season_id)
     context = _season_context(request, season)
-    found = awards.season_awards(season, context["nights"])
-    context["awards"] = awards.with_players(found)
+    context["awards"] = queries.season_awards(season, context["nights"])
     return render(request, "clubs/season_detail.html", context)
 
 
