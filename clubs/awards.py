@@ -19,7 +19,7 @@ from django.utils.translation import gettext, ngettext
 
 from cards101.rules import parse_card
 from clubs.models import Season
-from clubs.queries import season_nights
+from clubs.seasons import season_nights
 from games.models import Entry, Match, Player, Round
 from tournaments.models import Tournament
 

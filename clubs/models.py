@@ -6,6 +6,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -166,3 +167,56 @@ class Season(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class ClubEvent(models.Model):
+    """A line of the club's history, written with the change it records (clubs.services): a
+    role changed, a member removed or gone, the club renamed. People are kept by id; their
+    names are read only when the history is shown."""
+
+    class Kind(models.TextChoices):
+        ROLE_CHANGED = "role_changed", _("role changed")
+        REMOVED = "removed", _("removed")
+        LEFT = "left", _("left")
+        RENAMED = "renamed", _("renamed")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="events")
+    # Who made the change (None: an account deleted since).
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    # The member concerned, an account's player or a guest (None for a rename, or a guest
+    # deleted since; a guest merged into an account moves to it: services.merge_memberships).
+    subject = models.ForeignKey(
+        Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    kind = models.CharField(_("what happened"), max_length=20, choices=Kind.choices)
+    # A role's code, or the club's name, before and after.
+    old_value = models.CharField(max_length=100, blank=True)
+    new_value = models.CharField(max_length=100, blank=True)
+    at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        verbose_name = _("club event")
+        verbose_name_plural = _("club events")
+
+    def __str__(self) -> str:
+        return f"{self.club} · {self.kind} · {self.at:%Y-%m-%d}"
+
+    @property
+    def old_role(self) -> str:
+        """The role before, as the page's language names it (a role change)."""
+        return _role_label(self.old_value)
+
+    @property
+    def new_role(self) -> str:
+        return _role_label(self.new_value)
+
+
+def _role_label(value: str) -> str:
+    return str(Member.Role(value).label) if value in Member.Role.values else value

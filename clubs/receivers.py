@@ -1,9 +1,9 @@
 """What clubs answer the apps below them: a club's owner and directors direct its nights and
 read its members' names, its page names its members, and a guest merged into a member of the
-same club leaves one membership; a club night's awards on its tournament page and a player's
-on their profile; a night finished or reopened moves the club's version (its pages and embedded
-season tables follow it), and a night's projector shows the club's season table between
-rounds."""
+same club leaves one membership (written by clubs.services); a club night's awards on its
+tournament page and a player's on their profile; a night finished or reopened moves the club's
+version (its pages and embedded season tables follow it), and a night's projector shows the
+club's season table between rounds."""
 
 from __future__ import annotations
 
@@ -12,23 +12,15 @@ from django.dispatch import receiver
 from django.template.loader import render_to_string
 
 from claims.signals import merging_players, player_judges, players_merged
-from clubs import awards, seasons
-from clubs.models import Club, JoinRequest, Member, Season
-from clubs.queries import RUNS
+from clubs import queries, seasons, services
+from clubs.models import Club, JoinRequest, Member
+from clubs.rights import RUNS, clubs_run_by
 from core import live
 from games.models import Player
 from games.signals import hidden_players_seen, pages_showing_players
 from stats.signals import profile_panels
 from tournaments.models import Tournament, nights_directed
 from tournaments.signals import projector_panels, tournament_panels, tournament_settled
-
-# Who ranks above whom when two memberships become one.
-ROLE_RANK = {Member.Role.OWNER: 3, Member.Role.DIRECTOR: 2, Member.Role.MEMBER: 1}
-
-
-def clubs_run_by(user):
-    """The ids of the clubs `user` owns or directs (a subquery)."""
-    return Member.objects.filter(player__user=user, role__in=RUNS).values("club_id")
 
 
 @receiver(nights_directed)
@@ -73,20 +65,7 @@ def clubs_showing(sender, *, players: list[int], **kwargs) -> list[tuple[type, i
 def one_membership_each(sender, *, guest, into, **kwargs) -> None:
     """A guest merged into a member of the same club: one membership stays, with the higher
     of the two roles (the guest's others move with the rest of its rows)."""
-    both = Member.objects.filter(player=guest).values("club_id")
-    clubs = list(
-        Club.objects.select_for_update()
-        .filter(pk__in=Member.objects.filter(player=into, club__in=both).values("club_id"))
-        .order_by("pk")
-    )
-    for club in clubs:
-        kept = Member.objects.get(club=club, player=into)
-        gone = Member.objects.get(club=club, player=guest)
-        if ROLE_RANK[gone.role] > ROLE_RANK[kept.role]:
-            kept.role = gone.role
-            kept.save(update_fields=["role"])
-        gone.delete()
-        live.moved(club)
+    services.merge_memberships(guest=guest, into=into)
     return None
 
 
@@ -94,38 +73,23 @@ def one_membership_each(sender, *, guest, into, **kwargs) -> None:
 def memberships_moved(sender, *, guest_id: int, into, **kwargs) -> None:
     """The clubs of the merged player move; a closed season's kept table names the account
     where it named the guest (the name kept as it was)."""
-    clubs = set(Member.objects.filter(player=into).values_list("club_id", flat=True))
-    # Closed seasons are few (a club closes a handful a year): read, not searched in JSON,
-    # which SQLite cannot.
-    for season in Season.objects.filter(closed_at__isnull=False).select_for_update():
-        rows = season.final_table["rows"]
-        if any(row["player"] == guest_id for row in rows):
-            for row in rows:
-                if row["player"] == guest_id:
-                    row["player"] = into.pk
-            season.save(update_fields=["final_table"])
-            clubs.add(season.club_id)
-    live.moved_all(Club, sorted(clubs))
+    services.follow_merged_player(guest_id=guest_id, into=into)
 
 
 @receiver(tournament_panels)
 def night_awards_panel(sender, *, tournament, **kwargs) -> str:
     """A finished club night's awards (no query for any other tournament)."""
-    found = awards.night_awards(tournament)
+    found = queries.night_awards(tournament)
     if not found:
         return ""
-    return render_to_string("clubs/_night_awards.html", {"awards": awards.with_players(found)})
+    return render_to_string("clubs/_night_awards.html", {"awards": found})
 
 
 @receiver(profile_panels)
 def player_awards_panel(sender, *, player, **kwargs) -> str:
     """The nights and seasons where the player won an award (one query when they never played
     a finished club night)."""
-    won: list[tuple[Season | None, Tournament | None, list[awards.Award]]] = []
-    for item in awards.awards_of_player(player.pk):
-        if not won or won[-1][:2] != (item.season, item.night):
-            won.append((item.season, item.night, []))
-        won[-1][2].append(item.award)
+    won = queries.awards_won(player.pk)
     if not won:
         return ""
     return render_to_string("clubs/_player_awards.html", {"won": won})
@@ -147,23 +111,14 @@ def season_on_projector(sender, *, tournament, request, **kwargs) -> list[str]:
     seasons overlap): its top lines."""
     if tournament.club_id is None:
         return []
-    season = (
-        Season.objects.filter(
-            club_id=tournament.club_id,
-            starts__lte=tournament.date,
-            ends__gte=tournament.date,
-            closed_at__isnull=True,
-        )
-        .order_by("ends", "pk")
-        .first()
-    )
+    season = queries.season_on_date(tournament.club_id, tournament.date)
     if season is None:
         return []
-    rows = seasons.season_table(season)[: seasons.PROJECTOR_LINES]
+    lines = queries.season_lines(season, seasons.PROJECTOR_LINES)
     return [
         render_to_string(
             "clubs/_projector_season.html",
-            {"season": season, "lines": seasons.lines_of(season, rows)},
+            {"season": season, "lines": lines},
             request=request,
         )
     ]

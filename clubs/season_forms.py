@@ -1,5 +1,6 @@
-"""The form of a club's season: its name, dates and what its table counts. What makes sense
-together (the end after the start) is checked once, by the service (clubs.services)."""
+"""The form of a club's season: its name, dates and what its table counts. Whether they make
+sense together (the end after the start, at least one night counted) is checked once, by
+clubs.seasons.check_settings, which the services call too."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from clubs import seasons
+from clubs.errors import ClubError
 from clubs.models import Season
 from core.validators import validate_name
 
@@ -31,18 +34,30 @@ class SeasonForm(forms.Form):
     )
     best_nights = forms.IntegerField(
         label=_("Best nights counted"),
-        min_value=1,
         max_value=MAX_NIGHTS,
         required=False,
+        widget=forms.NumberInput(attrs={"min": 1}),
         help_text=_("Each player's best N nights count; empty: every night counts."),
     )
     min_nights = forms.IntegerField(
         label=_("Nights needed to be ranked"),
-        min_value=1,
         max_value=MAX_NIGHTS,
         required=False,
+        widget=forms.NumberInput(attrs={"min": 1}),
         help_text=_("Players with fewer nights are listed after, without a place; empty: none."),
     )
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if self.errors:
+            return data
+        try:
+            data["name"] = seasons.check_settings(
+                data["name"], data["starts"], data["ends"], data["best_nights"], data["min_nights"]
+            )
+        except ClubError as error:
+            raise forms.ValidationError(str(error)) from None
+        return data
 
     @classmethod
     def of(cls, season: Season, data=None) -> SeasonForm:

@@ -1,16 +1,15 @@
 """Pages of a club's seasons: the list, a season's table and its settings, closing it, and the
-table shared (JSON, CSV, a printable page, a page to embed on the club's own site)."""
+table shared (JSON, CSV, a printable page, a page to embed on the club's own site). Views
+parse, read clubs.queries or call clubs.services, render."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.clickjacking import xframe_options_exempt
@@ -18,10 +17,10 @@ from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_http_methods, require_safe
 from django.views.decorators.vary import vary_on_headers
 
-from clubs import awards, queries, seasons, services
+from clubs import queries, rights, services
+from clubs.errors import ClubError
 from clubs.models import Club, Season
 from clubs.season_forms import SeasonForm
-from clubs.services import ClubError
 from core.exports import csv_response
 from core.http import unchanged
 from core.limits import limit
@@ -30,20 +29,6 @@ from tournaments.queries import cached_standing_lines
 
 # The embedded table may be framed by any site (a club's own page), this view alone.
 EMBED_CSP = {**settings.SECURE_CSP, "frame-ancestors": ["*"]}
-
-
-def _club(slug: str) -> Club:
-    return get_object_or_404(Club, slug=slug)
-
-
-def _season(slug: str, season_id: int) -> Season:
-    """The season, of the club at this address (another club's season: 404)."""
-    return get_object_or_404(Season.objects.select_related("club"), pk=season_id, club__slug=slug)
-
-
-def _check_runs(request: HttpRequest, club: Club) -> None:
-    if not queries.runs(club, request.user):
-        raise PermissionDenied
 
 
 def _number(value: Fraction | None) -> int | float | None:
@@ -55,66 +40,26 @@ def _number(value: Fraction | None) -> int | float | None:
     return round(float(value), 2)
 
 
-@dataclass(frozen=True)
-class SeasonPanel:
-    """A season as the club's page and the seasons list show it: its top lines, or its
-    champions once closed."""
-
-    season: Season
-    lines: list[seasons.SeasonLine]
-    champions: list[seasons.SeasonLine]
-
-
-def _panel(season: Season, top: int | None = None) -> SeasonPanel:
-    rows = seasons.season_table(season)
-    shown = rows[:top] if top else [row for row in rows if row.place == 1]
-    lines = seasons.lines_of(season, shown)
-    return SeasonPanel(season=season, lines=lines, champions=seasons.champions(lines))
-
-
 # --- the list, a season's page --------------------------------------------------------------
 
 
 @require_safe
 def season_list(request: HttpRequest, slug: str) -> HttpResponse:
-    club = _club(slug)
-    lists = seasons.season_lists(club)
-    return render(
-        request,
-        "clubs/season_list.html",
-        {
-            "club": club,
-            "current": [_panel(season, seasons.TOP_LINES) for season in lists["current"]],
-            "upcoming": lists["upcoming"],
-            "past": [_panel(season) for season in lists["past"]],
-            "runs": queries.runs(club, request.user),
-        },
-    )
+    club = queries.club_at(slug)
+    context = {"club": club, "runs": rights.runs(request.user, club), **queries.season_list(club)}
+    return render(request, "clubs/season_list.html", context)
 
 
 @require_safe
 def season_detail(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
-    season = _season(slug, season_id)
+    season = queries.season_at(slug, season_id)
     context = _season_context(request, season)
-    found = awards.season_awards(season, context["nights"])
-    context["awards"] = awards.with_players(found)
+    context["awards"] = queries.season_awards(season, context["nights"])
     return render(request, "clubs/season_detail.html", context)
 
 
 def _season_context(request: HttpRequest, season: Season) -> dict:
-    """What a season's page, its printed and its embedded table show, in a fixed number of
-    queries however many nights and players (the table is cached, or kept once closed)."""
-    nights = seasons.counted_nights(season)
-    lines = seasons.lines_of(season, seasons.season_table(season, nights))
-    return {
-        "club": season.club,
-        "season": season,
-        "nights": nights,
-        "lines": lines,
-        "champions": seasons.champions(lines) if season.closed_at else [],
-        "unranked": any(line.row.place is None for line in lines),
-        "runs": queries.runs(season.club, request.user),
-    }
+    return {**queries.season_page(season), "runs": rights.runs(request.user, season.club)}
 
 
 # --- settings and closing -------------------------------------------------------------------
@@ -129,8 +74,8 @@ def _settings(form: SeasonForm) -> dict:
 @limit("season")
 @require_http_methods(["GET", "POST"])
 def season_new(request: HttpRequest, slug: str) -> HttpResponse:
-    club = _club(slug)
-    _check_runs(request, club)
+    club = queries.club_at(slug)
+    rights.check_runs(request.user, club)
     form = SeasonForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -146,8 +91,8 @@ def season_new(request: HttpRequest, slug: str) -> HttpResponse:
 @limit("season")
 @require_http_methods(["GET", "POST"])
 def season_edit(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
-    season = _season(slug, season_id)
-    _check_runs(request, season.club)
+    season = queries.season_at(slug, season_id)
+    rights.check_runs(request.user, season.club)
     form = SeasonForm.of(season, request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -168,8 +113,8 @@ def season_edit(request: HttpRequest, slug: str, season_id: int) -> HttpResponse
 @require_http_methods(["GET", "POST"])
 def season_close(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
     """GET asks first; POST closes the season (its table kept), or reopens a closed one."""
-    season = _season(slug, season_id)
-    _check_runs(request, season.club)
+    season = queries.season_at(slug, season_id)
+    rights.check_runs(request.user, season.club)
     error = None
     if request.method == "POST":
         try:
@@ -193,8 +138,8 @@ def season_close(request: HttpRequest, slug: str, season_id: int) -> HttpRespons
 def season_json(request: HttpRequest, slug: str, season_id: int) -> JsonResponse:
     """{"rows": [{"player", "name", "points", "nights", "place"}, ...]}: numbers as numbers,
     a hidden player's name only for those who may read it, an unranked player's place null."""
-    season = _season(slug, season_id)
-    lines = seasons.lines_of(season, seasons.season_table(season))
+    season = queries.season_at(slug, season_id)
+    lines = queries.season_lines(season)
     return JsonResponse(
         {
             "rows": [
@@ -214,8 +159,8 @@ def season_json(request: HttpRequest, slug: str, season_id: int) -> JsonResponse
 
 @require_safe
 def season_csv(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
-    season = _season(slug, season_id)
-    lines = seasons.lines_of(season, seasons.season_table(season))
+    season = queries.season_at(slug, season_id)
+    lines = queries.season_lines(season)
     response, writer = csv_response(request, f"{season.club.slug}-season-{season.pk}.csv")
     writer.writerow(
         [
@@ -248,7 +193,7 @@ def season_csv(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
 
 @require_safe
 def season_print(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
-    season = _season(slug, season_id)
+    season = queries.season_at(slug, season_id)
     return render(request, "clubs/season_print.html", _season_context(request, season))
 
 
@@ -259,7 +204,7 @@ def season_print(request: HttpRequest, slug: str, season_id: int) -> HttpRespons
 def season_embed(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
     """The table alone, for an iframe on any site; it asks again every minute and changes
     when the club's version has moved (a night finished or reopened, the season changed)."""
-    season = _season(slug, season_id)
+    season = queries.season_at(slug, season_id)
     if unchanged(request, Club, season.club_id):
         return HttpResponse(status=204)
     template = "clubs/season_embed.html"
@@ -269,7 +214,7 @@ def season_embed(request: HttpRequest, slug: str, season_id: int) -> HttpRespons
 
 
 def _last_night(slug: str) -> Tournament:
-    night = seasons.last_night(_club(slug))
+    night = queries.last_night(queries.club_at(slug))
     if night is None:
         raise Http404(_("The club has no finished night yet."))
     return night
@@ -313,18 +258,3 @@ def last_night_csv(request: HttpRequest, slug: str) -> HttpResponse:
             ]
         )
     return response
-
-
-# --- the club's page ------------------------------------------------------------------------
-
-
-def club_seasons_panel(request: HttpRequest, club: Club) -> dict:
-    """What the club's page shows of its seasons (templates/clubs/_club_seasons.html): the
-    seasons running now with their top lines, and whether there are past ones."""
-    lists = seasons.season_lists(club)
-    return {
-        "club": club,
-        "seasons": [_panel(season, seasons.TOP_LINES) for season in lists["current"]],
-        "past_seasons": len(lists["past"]),
-        "runs_club": queries.runs(club, request.user),
-    }

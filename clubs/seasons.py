@@ -12,7 +12,9 @@ from fractions import Fraction
 
 from django.core.cache import cache
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from clubs.errors import ClubError
 from clubs.models import Club, Season
 from games.models import Player
 from tournaments.models import Tournament
@@ -119,6 +121,31 @@ def _rank(
 
 def _with(row: SeasonRow, **changes) -> SeasonRow:
     return SeasonRow(**{**row.__dict__, **changes})
+
+
+# --- settings ---------------------------------------------------------------------------------
+
+
+def check_settings(
+    name: str,
+    starts: datetime.date,
+    ends: datetime.date,
+    best_nights: int | None = None,
+    min_nights: int | None = None,
+) -> str:
+    """The season's name, tidied, once its settings make sense together; a ClubError says which
+    does not. The one check of a season's settings: its form (clubs.season_forms) and its
+    services (create_season, update_season) both ask here."""
+    name = " ".join(name.split())
+    if not name:
+        raise ClubError(_("A season needs a name."))
+    if ends < starts:
+        raise ClubError(_("A season cannot end before it starts."))
+    if best_nights is not None and best_nights < 1:
+        raise ClubError(_("Count at least one night of each player, or all of them."))
+    if min_nights is not None and min_nights < 1:
+        raise ClubError(_("Ask at least one night to be ranked, or none."))
+    return name
 
 
 # --- reading ----------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """The only code that writes clubs, their members and seasons. A write locks the club's row
 and moves its version (core.live.moved), which the club's pages key on.
 
-Rights come from the club: its owner and directors run it."""
+Rights come from the club (clubs.rights): its owner and directors run it. Role changes,
+removals and renames write a line of the club's history (ClubEvent) in the same transaction."""
 
 from __future__ import annotations
 
@@ -13,8 +14,9 @@ from django.utils.translation import gettext as _
 from slugify import slugify
 
 from cards101.rules import Variant
-from clubs import queries
-from clubs.models import Club, JoinRequest, Member, Season, new_invite_code
+from clubs import rights, seasons
+from clubs.errors import ClubError
+from clubs.models import Club, ClubEvent, JoinRequest, Member, Season, new_invite_code
 from core import live
 from core.validators import name_problem
 from games.models import Player
@@ -27,9 +29,8 @@ from tournaments.models import Entrant, Tournament
 FALLBACK_SLUG = "club"
 SLUG_LENGTH = 50
 
-
-class ClubError(Exception):
-    """A change the club's rules refuse; its text says why, for the person who asked."""
+# Who ranks above whom when two memberships become one.
+ROLE_RANK = {Member.Role.OWNER: 3, Member.Role.DIRECTOR: 2, Member.Role.MEMBER: 1}
 
 
 def create_club(*, owner, name: str, city: str = "", description: str = "") -> Club:
@@ -56,7 +57,7 @@ def add_member(*, club: Club, player, by, role: str = Member.Role.MEMBER) -> Mem
     is left as they are."""
     with transaction.atomic():
         club = _lock(club)
-        _check_runs(club, by)
+        rights.check_runs(by, club)
         member, created = Member.objects.get_or_create(
             club=club, player=player, defaults={"role": role}
         )
@@ -72,10 +73,13 @@ def update_club(*, club: Club, by, variant: Variant, **fields) -> Club:
         raise ClubError(_("A club needs a name."))
     with transaction.atomic():
         club = _lock(club)
-        _check_runs(club, by)
+        rights.check_runs(by, club)
+        old_name = club.name
         club.options = variant.as_dict()
         for name, value in fields.items():
             setattr(club, name, value)
+        if club.name != old_name:
+            _record(club, by, ClubEvent.Kind.RENAMED, old=old_name, new=club.name)
         live.moved(club, "options", *fields)
     return club
 
@@ -90,7 +94,7 @@ def add_members_named(*, club: Club, names: list[str], by) -> list[Member]:
             raise ClubError(_("%(name)s: %(problem)s") % {"name": name, "problem": problem})
     with transaction.atomic():
         club = _lock(club)
-        _check_runs(club, by)
+        rights.check_runs(by, club)
         members = [
             Member.objects.get_or_create(club=club, player=player)[0]
             for player in players_for_names(names, added_by=by)
@@ -106,12 +110,15 @@ def set_role(*, member: Member, role: str, by) -> Member:
     with transaction.atomic():
         club = _lock(member.club)
         member = Member.objects.select_for_update().get(pk=member.pk, club=club)
-        if club.owner_id != by.pk:
-            raise ClubError(_("Only the club's owner names its directors."))
+        rights.check_owns(by, club)
         if member.role == Member.Role.OWNER:
             raise ClubError(_("The owner stays the owner."))
-        member.role = role
-        member.save(update_fields=["role"])
+        if member.role != role:
+            _record(
+                club, by, ClubEvent.Kind.ROLE_CHANGED, member.player_id, old=member.role, new=role
+            )
+            member.role = role
+            member.save(update_fields=["role"])
         live.moved(club)
     return member
 
@@ -124,8 +131,11 @@ def remove_member(*, member: Member, by) -> None:
         member = Member.objects.select_related("player").get(pk=member.pk, club=club)
         if member.role == Member.Role.OWNER:
             raise ClubError(_("The owner cannot leave the club."))
-        if member.player.user_id != by.pk:
-            _check_runs(club, by)
+        leaving = member.player.user_id == by.pk
+        if not leaving:
+            rights.check_runs(by, club)
+        kind = ClubEvent.Kind.LEFT if leaving else ClubEvent.Kind.REMOVED
+        _record(club, by, kind, member.player_id, old=member.role)
         member.delete()
         live.moved(club)
 
@@ -134,7 +144,7 @@ def renew_invitation(*, club: Club, by) -> Club:
     """A new invitation link: the old one no longer lets anyone in."""
     with transaction.atomic():
         club = _lock(club)
-        _check_runs(club, by)
+        rights.check_runs(by, club)
         club.invite_code = new_invite_code()
         live.moved(club, "invite_code")
     return club
@@ -172,7 +182,7 @@ def decide_request(*, join_request: JoinRequest, accept: bool, by) -> Member | N
     """Accepted, the account becomes a member; either way the request is gone."""
     with transaction.atomic():
         club = _lock(join_request.club)
-        _check_runs(club, by)
+        rights.check_runs(by, club)
         join_request = JoinRequest.objects.select_related("user").get(pk=join_request.pk, club=club)
         member = None
         if accept:
@@ -191,7 +201,7 @@ def create_night(*, club: Club, by, variant: Variant, **fields) -> Tournament:
     tables when the club asks it (unless the night's form says otherwise)."""
     with transaction.atomic():
         club = _lock(club)
-        _check_runs(club, by)
+        rights.check_runs(by, club)
         return tournaments.create_tournament(created_by=by, club=club, variant=variant, **fields)
 
 
@@ -201,7 +211,7 @@ def roll_call(*, night: Tournament, player: Player, present: bool, by) -> None:
     club = night.club
     with transaction.atomic():
         club = _lock(club)
-        _check_runs(club, by)
+        rights.check_runs(by, club)
         if not club.members.filter(player=player).exists():
             raise ClubError(_("Only the club's members are on its roll call."))
         entrant = Entrant.objects.filter(tournament=night, player=player).first()
@@ -234,10 +244,10 @@ def create_season(
 ) -> Season:
     """A season of the club's nights dated `starts` to `ends` (seasons may overlap: a league
     and a best-of-N ranking over the same months)."""
-    name = _check_season(name, starts, ends, best_nights, min_nights)
+    name = seasons.check_settings(name, starts, ends, best_nights, min_nights)
     with transaction.atomic():
         club = _lock(club)
-        _check_runs(club, by)
+        rights.check_runs(by, club)
         season = Season.objects.create(
             club=club,
             name=name,
@@ -250,37 +260,65 @@ def create_season(
     return season
 
 
-def _check_runs(club: Club, by) -> None:
-    if not queries.runs(club, by):
-        raise ClubError(_("Only the club's owner and directors can do this."))
-
-
 def _lock(club: Club) -> Club:
     return Club.objects.select_for_update().get(pk=club.pk)
 
 
+def _record(
+    club: Club, by, kind: str, subject_id: int | None = None, *, old: str = "", new: str = ""
+) -> ClubEvent:
+    """A line of the club's history, inside the transaction of the change it records."""
+    return ClubEvent.objects.create(
+        club=club,
+        actor=by if by is not None and by.is_authenticated else None,
+        subject_id=subject_id,
+        kind=kind,
+        old_value=old[:100],
+        new_value=new[:100],
+    )
+
+
+def merge_memberships(*, guest: Player, into: Player) -> None:
+    """A guest merged into a member of the same club (claims): one membership stays, with the
+    higher of the two roles; the guest's other memberships and its lines in the clubs' history
+    move to `into` (the memberships with the rest of its rows). Called inside the merge's
+    transaction, the players locked."""
+    both = Member.objects.filter(player=guest).values("club_id")
+    clubs = list(
+        Club.objects.select_for_update()
+        .filter(pk__in=Member.objects.filter(player=into, club__in=both).values("club_id"))
+        .order_by("pk")
+    )
+    for club in clubs:
+        kept = Member.objects.get(club=club, player=into)
+        gone = Member.objects.get(club=club, player=guest)
+        if ROLE_RANK[gone.role] > ROLE_RANK[kept.role]:
+            kept.role = gone.role
+            kept.save(update_fields=["role"])
+        gone.delete()
+        live.moved(club)
+    ClubEvent.objects.filter(subject=guest).update(subject=into)
+
+
+def follow_merged_player(*, guest_id: int, into: Player) -> None:
+    """After a merge, in its transaction: the clubs of the merged player move, and a closed
+    season's kept table names the account where it named the guest (the name kept as it
+    was)."""
+    clubs = set(Member.objects.filter(player=into).values_list("club_id", flat=True))
+    # Closed seasons are few (a club closes a handful a year): read, not searched in JSON,
+    # which SQLite cannot.
+    for season in Season.objects.filter(closed_at__isnull=False).select_for_update():
+        rows = season.final_table["rows"]
+        if any(row["player"] == guest_id for row in rows):
+            for row in rows:
+                if row["player"] == guest_id:
+                    row["player"] = into.pk
+            season.save(update_fields=["final_table"])
+            clubs.add(season.club_id)
+    live.moved_all(Club, sorted(clubs))
+
+
 # --- seasons: settings, closing (clubs.season_views) ------------------------------------------
-
-
-def _check_season(
-    name: str,
-    starts: datetime.date,
-    ends: datetime.date,
-    best_nights: int | None,
-    min_nights: int | None,
-) -> str:
-    """The season's name, tidied, once its settings make sense; a ClubError says which does
-    not."""
-    name = " ".join(name.split())
-    if not name:
-        raise ClubError(_("A season needs a name."))
-    if ends < starts:
-        raise ClubError(_("A season cannot end before it starts."))
-    if best_nights is not None and best_nights < 1:
-        raise ClubError(_("Count at least one night of each player, or all of them."))
-    if min_nights is not None and min_nights < 1:
-        raise ClubError(_("Ask at least one night to be ranked, or none."))
-    return name
 
 
 def update_season(
@@ -295,7 +333,7 @@ def update_season(
 ) -> Season:
     """Change a season's name, dates and counting; a closed season keeps its table, so only
     its name changes."""
-    name = _check_season(name, starts, ends, best_nights, min_nights)
+    name = seasons.check_settings(name, starts, ends, best_nights, min_nights)
     with transaction.atomic():
         club, season = _lock_season(season, by)
         changes = {"starts": starts, "ends": ends}
@@ -317,14 +355,12 @@ def update_season(
 def close_season(*, season: Season, by) -> Season:
     """Close the season: its table and champions are kept (`final_table`) as they stand,
     whatever happens to its nights afterwards."""
-    from clubs.seasons import kept_table, season_nights, season_table
-
     with transaction.atomic():
         club, season = _lock_season(season, by)
         if season.closed_at is not None:
             raise ClubError(_("This season is already closed."))
-        nights = season_nights(season)
-        season.final_table = kept_table(season_table(season, nights), nights)
+        nights = seasons.season_nights(season)
+        season.final_table = seasons.kept_table(seasons.season_table(season, nights), nights)
         season.closed_at = timezone.now()
         season.save(update_fields=["final_table", "closed_at"])
         live.moved(club)
@@ -348,5 +384,5 @@ def reopen_season(*, season: Season, by) -> Season:
 def _lock_season(season: Season, by) -> tuple[Club, Season]:
     """The season's club, then the season, locked (in that order), once `by` may run it."""
     club = _lock(season.club)
-    _check_runs(club, by)
+    rights.check_runs(by, club)
     return club, Season.objects.select_for_update().get(pk=season.pk, club=club)

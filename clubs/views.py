@@ -1,5 +1,6 @@
 """Pages of a club: its page, settings, members, invitations, and its nights (a new night from
-the club's defaults, the roll call). Views parse, call clubs.services, render."""
+the club's defaults, the roll call). Views parse, read clubs.queries or call clubs.services,
+render; who may do what is clubs.rights."""
 
 from __future__ import annotations
 
@@ -8,9 +9,8 @@ import io
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -18,30 +18,22 @@ from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from cards101.rules import Variant
-from clubs import queries, services
+from clubs import queries, rights, services
+from clubs.errors import ClubError
 from clubs.forms import AddMembersForm, ClubForm, NewClubForm, night_initial
-from clubs.models import Club, JoinRequest, Member
-from clubs.season_views import club_seasons_panel
-from clubs.services import ClubError
+from clubs.models import Club, Member
 from core.limits import limit
 from core.names import sort_key
 from core.validators import parse_id
 from games.labels import changed_options, rules_summary
-from games.models import Player
 from tournaments.forms import TournamentForm
-from tournaments.models import Tournament
 from tournaments.services.tournaments import renamed_for_date
 
 
-def _get_club(slug: str) -> Club:
-    return get_object_or_404(Club, slug=slug)
-
-
 def _get_club_to_run(request: HttpRequest, slug: str) -> Club:
-    """The club, if this user owns or directs it; 403 otherwise."""
-    club = _get_club(slug)
-    if not queries.runs(club, request.user):
-        raise PermissionDenied
+    """The club, if this user owns or directs it; 403 otherwise (rights.NotAllowed)."""
+    club = queries.club_at(slug)
+    rights.check_runs(request.user, club)
     return club
 
 
@@ -59,12 +51,12 @@ def club_list(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    club = _get_club(slug)
+    club = queries.club_at(slug)
     membership = queries.member_of(club, request.user)
     upcoming = list(queries.upcoming_nights(club))
     running = next((night for night in upcoming if night.status == "running"), None)
     asked = membership is None and queries.has_asked_to_join(club, request.user)
-    runs = queries.runs(club, request.user)
+    runs = rights.runs(request.user, club)
     context = {
         "club": club,
         "runs": runs,
@@ -76,7 +68,7 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "projector_night": running or (upcoming[0] if upcoming else None),
         "members": queries.member_lines(club),
         **_house_rules(club),
-        **club_seasons_panel(request, club),
+        **queries.club_seasons(club),
     }
     return render(request, "clubs/detail.html", context)
 
@@ -128,7 +120,7 @@ def club_edit(request: HttpRequest, slug: str) -> HttpResponse:
         if form.is_valid() and form.cleaned_data["variant"] is not None:
             try:
                 services.update_club(
-                    club=Club.objects.get(pk=club.pk),
+                    club=queries.club_at(slug),
                     by=request.user,
                     variant=form.cleaned_data["variant"],
                     **form.settings(),
@@ -150,12 +142,11 @@ def club_edit(request: HttpRequest, slug: str) -> HttpResponse:
 def members(request: HttpRequest, slug: str) -> HttpResponse:
     """The members and their roles, for everyone; for the owner and directors also the
     invitation link, the requests to join, and one line adding a member."""
-    club = _get_club(slug)
-    runs = queries.runs(club, request.user)
+    club = queries.club_at(slug)
+    runs = rights.runs(request.user, club)
     form = AddMembersForm()
     if request.method == "POST":
-        if not runs:
-            raise PermissionDenied
+        rights.check_runs(request.user, club)
         form = AddMembersForm(request.POST)
         if form.is_valid():
             try:
@@ -172,12 +163,15 @@ def members(request: HttpRequest, slug: str) -> HttpResponse:
     context = {
         "club": club,
         "runs": runs,
-        "is_owner": request.user.pk == club.owner_id,
+        "is_owner": rights.owns(request.user, club),
         "membership": queries.member_of(club, request.user),
         "members": queries.member_lines(club),
         "form": form,
         "requests": queries.requests_waiting(club) if runs else [],
         "invitation_url": _invitation_url(request, club) if runs else "",
+        # The history of roles, removals and names: for members and those who run the club.
+        "history": queries.club_history(club) if rights.belongs(request.user, club) else None,
+        "history_lines": queries.HISTORY_LINES,
     }
     return render(request, "clubs/members.html", context)
 
@@ -188,8 +182,8 @@ def members(request: HttpRequest, slug: str) -> HttpResponse:
 def member_action(request: HttpRequest, slug: str, member_pk: int) -> HttpResponse:
     """The owner makes a member a director or not; the owner or a director removes a member;
     a member leaves."""
-    club = _get_club(slug)
-    member = get_object_or_404(Member.objects.select_related("player"), pk=member_pk, club=club)
+    club = queries.club_at(slug)
+    member = queries.member_at(club, member_pk)
     action = request.POST.get("action")
     try:
         if action == "director":
@@ -241,7 +235,7 @@ def invitation_qr(request: HttpRequest, slug: str) -> HttpResponse:
 @limit("register")
 def join(request: HttpRequest, slug: str, code: str) -> HttpResponse:
     """The invitation link: the club and a "Join" button (sign in first); joining posts here."""
-    club = _get_club(slug)
+    club = queries.club_at(slug)
     valid = code == club.invite_code
     membership = queries.member_of(club, request.user)
     if request.method == "POST":
@@ -263,7 +257,7 @@ def join(request: HttpRequest, slug: str, code: str) -> HttpResponse:
 @require_POST
 @limit("register")
 def ask_to_join(request: HttpRequest, slug: str) -> HttpResponse:
-    club = _get_club(slug)
+    club = queries.club_at(slug)
     try:
         services.ask_to_join(club=club, user=request.user)
     except ClubError as error:
@@ -278,7 +272,7 @@ def ask_to_join(request: HttpRequest, slug: str) -> HttpResponse:
 @limit("director")
 def join_request(request: HttpRequest, slug: str, request_pk: int) -> HttpResponse:
     club = _get_club_to_run(request, slug)
-    asked = get_object_or_404(JoinRequest.objects.select_related("user"), pk=request_pk, club=club)
+    asked = queries.join_request_at(club, request_pk)
     accept = request.POST.get("decision") == "accept"
     services.decide_request(join_request=asked, accept=accept, by=request.user)
     if accept:
@@ -332,7 +326,7 @@ def roll_call(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """The members as big buttons: tap who came (checked in), tap again (not); one line adds
     a guest or a newcomer, who becomes a member and is checked in."""
     club = _get_club_to_run(request, slug)
-    night = get_object_or_404(Tournament, pk=pk, club=club)
+    night = queries.night_at(club, pk)
     form = AddMembersForm()
     if request.method == "POST":
         try:
@@ -347,7 +341,7 @@ def roll_call(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
                     )
                     return redirect("clubs:roll_call", slug=club.slug, pk=night.pk)
             else:
-                player = get_object_or_404(Player, pk=parse_id(request.POST.get("player")))
+                player = queries.player_at(parse_id(request.POST.get("player")))
                 present = request.POST.get("present") == "1"
                 services.roll_call(night=night, player=player, present=present, by=request.user)
                 return redirect("clubs:roll_call", slug=club.slug, pk=night.pk)

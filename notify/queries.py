@@ -9,7 +9,7 @@ from django.db.models import Exists, F, OuterRef, Q
 from django.urls import reverse
 
 from clubs.models import Member
-from clubs.queries import RUNS
+from clubs.rights import RUNS
 from games.models import Round
 from notify import kinds, preferences
 from notify.models import Delivery, Kind, Notification

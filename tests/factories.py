@@ -193,3 +193,18 @@ def confirmed_email(user) -> None:
     EmailAddress.objects.update_or_create(
         user=user, email=user.email, defaults={"verified": True, "primary": True}
     )
+
+
+def words_on_page(client, url: str, language: str = "en") -> str:
+    """The words of the page at `url` as `client` reads it in `language`: tags dropped (a
+    block's edge a space, an inline tag nothing), entities read, spaces collapsed (what a
+    reader sees)."""
+    import html
+    import re
+
+    response = client.get(url, HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 200, response.status_code
+    page = re.sub(
+        r"</?(?:td|th|tr|p|li|div|h\d|br|section|table)\b[^>]*>", " ", response.content.decode()
+    )
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", page)).split())
