@@ -9,6 +9,7 @@ import io
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -240,7 +241,7 @@ def join(request: HttpRequest, slug: str, code: str) -> HttpResponse:
     membership = queries.member_of(club, request.user)
     if request.method == "POST":
         if not request.user.is_authenticated:
-            return redirect(f"{reverse('account_login')}?next={request.path}")
+            return redirect_to_login(request.path)
         try:
             services.join(club=club, user=request.user, code=code)
         except ClubError as error:

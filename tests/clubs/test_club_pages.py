@@ -213,6 +213,9 @@ def test_joining_by_the_invitation_link_asks_to_log_in_first_and_then_joins(clie
     signup = f"{reverse('account_signup')}?next={url}"
     assert f'<a class="button" href="{signup}">Зарегистрироваться</a>' in page
     assert f'{reverse("account_login")}?next={url}">Уже есть аккаунт? Войти</a>' in page
+    # A post from someone signed out (a session ended meanwhile) goes to the login and back.
+    assert client.post(url).url == f"{reverse('account_login')}?next={url}"
+    assert not club.members.filter(player__user=bob).exists()
     client.force_login(bob)
     assert "Join" in client.get(url).content.decode()
     response = client.post(url)
