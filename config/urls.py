@@ -7,6 +7,7 @@ from django.urls import include, path
 
 from config import views
 from core.limits import limit
+from telegram import views as telegram_views
 
 # The admin logs in through the site's login page, behind allauth's rate limits; its own
 # login form has none.
@@ -26,7 +27,10 @@ urlpatterns = [
     path("players/", include("stats.urls")),
     path("notifications/", include("notify.urls")),
     path("coach/", include("coach.urls")),
-    path("notifications/telegram/", include("notify.telegram_urls")),
+    path("telegram/", include("telegram.urls")),
+    # Where the webhook was until Telegram became an app of its own: a bot whose webhook was
+    # set then goes on posting there until `manage.py telegram_webhook` is run again.
+    path("notifications/telegram/<str:secret>/", telegram_views.webhook),
     path("accounts/", include("allauth.urls")),
     # Django's own language switch, with a limit like every other post.
     path("i18n/setlang/", limit("language")(views.set_language_kept), name="set_language"),

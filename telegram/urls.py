@@ -1,10 +1,12 @@
-"""The telegram app's URL: the webhook (config/urls.py mounts it with notify's Telegram pages,
-under /notifications/telegram/, the "telegram" namespace)."""
+"""The telegram app's addresses, under /telegram/ (config/urls.py): the webhook Telegram posts
+the bot's updates to."""
 
 from django.urls import path
 
 from telegram import views
 
+app_name = "telegram"
+
 urlpatterns = [
-    path("<str:secret>/", views.webhook, name="webhook"),
+    path("webhook/<str:secret>/", views.webhook, name="webhook"),
 ]

@@ -1,6 +1,7 @@
 """The webhook Telegram posts the bot's updates to (docs/telegram.md): the secret in its path
 and in Telegram's header, the body read by the site's one JSON reader, the update taken by the
-router. Its path stays under /notifications/telegram/, where webhooks set before point."""
+router. Its path is /telegram/webhook/<secret>/ (and, for a webhook set before, the old
+/notifications/telegram/<secret>/)."""
 
 from __future__ import annotations
 

@@ -55,7 +55,7 @@ def post_update(client, body: dict, *, secret: str = SECRET, header: str = SECRE
 
 def deep_link_token(client, *, language: str = "en") -> str:
     """What alice's "Link Telegram" button gives her: the token of the deep link."""
-    response = client.post(reverse("telegram:link"), headers={"Accept-Language": language})
+    response = client.post(reverse("notify:telegram_link"), headers={"Accept-Language": language})
     location = response.headers["Location"]
     assert location.startswith(f"https://t.me/{BOT}?start=")
     return location.split("?start=", 1)[1]
@@ -170,22 +170,25 @@ def test_other_words_to_the_bot_get_help_and_group_chats_get_nothing(api, client
 
 def test_the_unlink_button_unlinks_and_goes_back(api, alice_client, alice):
     link_chat(alice, ALICE_CHAT)
-    response = alice_client.post(reverse("telegram:unlink"), {"next": "/notifications/?tab=1"})
+    unlink = reverse("notify:telegram_unlink")
+    response = alice_client.post(unlink, {"next": "/notifications/?tab=1"})
     assert response.status_code == 302 and response.headers["Location"] == "/notifications/?tab=1"
     assert not TelegramLink.objects.exists()
     home = alice_client.get("/")
     assert "Telegram is unlinked: no more notifications go there." in home.content.decode()
-    response = alice_client.post(reverse("telegram:unlink"), {"next": "https://evil.example/"})
+    response = alice_client.post(
+        reverse("notify:telegram_unlink"), {"next": "https://evil.example/"}
+    )
     assert response.headers["Location"] == "/"
     # Not a path: once read as the name of a view (NoReverseMatch, a 500).
-    response = alice_client.post(reverse("telegram:unlink"), {"next": "x"})
+    response = alice_client.post(reverse("notify:telegram_unlink"), {"next": "x"})
     assert response.status_code == 302 and response.headers["Location"] == "/"
 
 
 def test_linking_and_unlinking_need_an_account_and_a_post(api, client):
-    assert client.post(reverse("telegram:link")).status_code == 302  # to log in
+    assert client.post(reverse("notify:telegram_link")).status_code == 302  # to log in
     assert not TelegramToken.objects.exists()
-    assert client.get(reverse("telegram:link")).status_code in (302, 405)
+    assert client.get(reverse("notify:telegram_link")).status_code in (302, 405)
 
 
 def test_the_webhook_wants_the_secret_in_the_path_and_the_header(api, alice, client):
@@ -198,6 +201,18 @@ def test_the_webhook_wants_the_secret_in_the_path_and_the_header(api, alice, cli
     assert client.get(reverse("telegram:webhook", kwargs={"secret": SECRET})).status_code == 405
     assert post_update(client, body).status_code == 200
     assert TelegramLink.objects.exists()
+
+
+def test_a_webhook_set_before_the_move_still_posts_to_the_old_address(api, alice, client):
+    assert reverse("telegram:webhook", kwargs={"secret": SECRET}) == f"/telegram/webhook/{SECRET}/"
+    body = update(ALICE_CHAT, f"/start {_token_for(alice)}")
+    old = f"/notifications/telegram/{SECRET}/"
+    headers = {"X-Telegram-Bot-Api-Secret-Token": SECRET}
+    assert client.post(old, json.dumps(body), "application/json").status_code == 404
+    assert not TelegramLink.objects.exists()
+    posted = client.post(old, json.dumps(body), "application/json", headers=headers)
+    assert posted.status_code == 200
+    assert TelegramLink.objects.get().user == alice
 
 
 def test_without_a_webhook_secret_the_webhook_is_not_there(api, settings, alice, client):
@@ -237,7 +252,7 @@ def test_the_webhook_command_tells_telegram_the_address_and_secret(api):
     call_command("telegram_webhook", "https://101.example.org")
     [(method, params)] = api.calls
     assert method == "setWebhook"
-    assert params["url"] == f"https://101.example.org/notifications/telegram/{SECRET}/"
+    assert params["url"] == f"https://101.example.org/telegram/webhook/{SECRET}/"
     assert params["secret_token"] == SECRET
     with pytest.raises(CommandError):
         call_command("telegram_webhook", "http://101.example.org")
@@ -352,7 +367,7 @@ def test_without_a_token_the_channel_is_off(api, settings, alice, alice_client):
     assert not channel.linked(alice)
     with pytest.raises(GiveUp):
         channel.send(notification, title="t", text="x", url="")
-    assert alice_client.post(reverse("telegram:link")).status_code == 404
+    assert alice_client.post(reverse("notify:telegram_link")).status_code == 404
     assert api.sent() == []
 
 

@@ -4,7 +4,7 @@ it (docs/telegram.md).
     python manage.py telegram_webhook https://101.example.org
     python manage.py telegram_webhook --delete
 
-The webhook is /notifications/telegram/<DJANGO_TELEGRAM_WEBHOOK_SECRET>/, and Telegram sends the
+The webhook is /telegram/webhook/<DJANGO_TELEGRAM_WEBHOOK_SECRET>/, and Telegram sends the
 same secret in a header that the site checks."""
 
 from __future__ import annotations
