@@ -10,7 +10,6 @@ judge by its code (400, 403...); a group that became a supergroup is `Refused` w
 
 from __future__ import annotations
 
-import json
 import threading
 from typing import Any
 
@@ -66,19 +65,14 @@ class Bot:
         self.username = username
 
     def call(self, method: str, *, wait: float = 0, **params: Any) -> Any:
-        """Bot API `method` with `params` (nested ones as JSON), its result. `wait`: seconds
-        Telegram may hold the answer back (a long poll), on top of the timeout."""
-        # In the query string, as pyTelegramBotAPI sent them before: the Bot API reads a query
-        # string, a form and JSON alike.
-        query = {
-            name: json.dumps(value) if isinstance(value, (dict, list, tuple, bool)) else value
-            for name, value in params.items()
-            if value is not None
-        }
+        """Bot API `method` with `params` (a JSON body, as the Bot API accepts; those that are
+        None left out), its result. `wait`: seconds Telegram may hold the answer back (a long
+        poll), on top of the timeout."""
+        body = {name: value for name, value in params.items() if value is not None}
         try:
             response = _session().post(
                 f"{self.base_url}/bot{self.token}/{method}",
-                params=query,
+                json=body,
                 timeout=(self.timeout, self.timeout + wait),
             )
         except requests.RequestException as error:

@@ -1,7 +1,6 @@
 """The Bot API client (telegram.bot): each bot talks to its own address (no module global: two
 bots at two addresses at once), and Telegram's answers are read as what to do next."""
 
-import json
 import threading
 
 import pytest
@@ -35,8 +34,8 @@ def test_two_bots_at_two_addresses_each_reach_their_own(fakes):
     assert [int(params["chat_id"]) for params in second.sent()] == [2]
     message = first.sent()[0]
     assert message["text"] == "<b>один</b>" and message["parse_mode"] == "HTML"
-    assert json.loads(message["link_preview_options"]) == {"is_disabled": True}
-    assert json.loads(first.sent()[1]["reply_markup"])["inline_keyboard"][0][0]["text"] == "Сдать"
+    assert message["link_preview_options"] == {"is_disabled": True}
+    assert first.sent()[1]["reply_markup"]["inline_keyboard"][0][0]["text"] == "Сдать"
 
 
 def test_a_wrong_token_is_telegram_unavailable_until_it_is_set_right(fakes):
