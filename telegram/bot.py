@@ -40,6 +40,16 @@ class Refused(Exception):
         group, or the chat deleted."""
         return self.code == 403 or "chat not found" in self.description.lower()
 
+    @property
+    def unchanged(self) -> bool:
+        """An edit to the words the message says already."""
+        return "message is not modified" in self.description.lower()
+
+    @property
+    def message_gone(self) -> bool:
+        """An edit of a message that is not there (deleted, or in a group that moved)."""
+        return "message to edit not found" in self.description.lower()
+
 
 def configured() -> bool:
     """The site has a bot: its token and its username (for deep links) are set."""
@@ -115,6 +125,20 @@ class Bot:
             parse_mode="HTML",
             link_preview_options={"is_disabled": True},
             reply_markup={"inline_keyboard": buttons} if buttons else None,
+        )
+
+    def edit_message_text(
+        self, chat_id: int, message_id: int, html: str, *, buttons: list | None = None
+    ) -> dict | bool:
+        """Message `message_id` in the chat now says `html` (with `buttons`, or none)."""
+        return self.call(
+            "editMessageText",
+            chat_id=chat_id,
+            message_id=message_id,
+            text=html,
+            parse_mode="HTML",
+            link_preview_options={"is_disabled": True},
+            reply_markup={"inline_keyboard": buttons or []},
         )
 
     def answer_callback_query(self, query_id: str, text: str = "") -> None:

@@ -102,3 +102,26 @@ class Pace(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key}: {self.next_free}"
+
+
+class Post(models.Model):
+    """A message the bot keeps up to date by editing it (a table's journal, a round's seating
+    in a club's chat): found by its `key` in its chat, its newest words (`revision` moves with
+    each), and what Telegram shows (`shown`: the revision sent last; `message_id` once sent).
+    `lost`: its first sending was given up, so the next revision sends it anew."""
+
+    chat = models.ForeignKey(Chat, on_delete=models.CASCADE, related_name="posts")
+    key = models.CharField(max_length=100)
+    html = models.TextField()
+    buttons = models.JSONField(default=list, blank=True)
+    revision = models.PositiveIntegerField(default=1)
+    shown = models.PositiveIntegerField(default=0)
+    message_id = models.BigIntegerField(null=True, blank=True)
+    lost = models.BooleanField(default=False)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["chat", "key"], name="one_post_a_key")]
+
+    def __str__(self) -> str:
+        return f"{self.chat_id}/{self.key} r{self.revision}"

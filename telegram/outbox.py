@@ -5,12 +5,21 @@ that no request and no table waits on Telegram."""
 from __future__ import annotations
 
 from core.tasks import later
-from telegram import tasks
+from telegram import services, tasks
+from telegram.models import Chat
 
 
 def say(chat_id: int, html: str, *, buttons: list | None = None) -> None:
     """The bot says `html` (Telegram's HTML) in the chat; `buttons`: rows of inline buttons."""
     later(tasks.send, chat_id, html, buttons)
+
+
+def post(chat: Chat, key: str, html: str, *, buttons: list | None = None) -> None:
+    """The chat's post `key` says `html` now: sent the first time, edited after (one message
+    kept up to date, never a new one each time: a table's journal, a round's seating)."""
+    revised = services.revise_post(chat=chat, key=key, html=html, buttons=buttons)
+    if revised is not None:
+        later(tasks.keep_post, revised.pk)
 
 
 def answer_tap(query_id: str, text: str = "") -> None:

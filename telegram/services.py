@@ -9,7 +9,7 @@ import datetime
 from django.db import transaction
 
 from telegram import signals, updates
-from telegram.models import Chat, Identity, Member, TakenUpdate
+from telegram.models import Chat, Identity, Member, Post, TakenUpdate
 
 
 def take(update_id: int) -> bool:
@@ -135,3 +135,46 @@ def claim(identity: Identity, user) -> None:
         if identity.user_id != user.pk:
             identity.user = user
             identity.save(update_fields=["user", "seen_at"])
+
+
+# --- posts the bot keeps up to date (telegram.outbox.post) -----------------------------------
+
+
+def revise_post(*, chat: Chat, key: str, html: str, buttons: list | None = None) -> Post | None:
+    """The newest words of the chat's post `key` (its row locked, in the caller's
+    transaction). Returns the post when a task is to show them: a new post, or one Telegram
+    shows already (an edit); None while its first sending is still on its way (that task
+    shows the newest words when it is done)."""
+    post, created = Post.objects.select_for_update().get_or_create(
+        chat=chat, key=key, defaults={"html": html, "buttons": buttons or []}
+    )
+    if created:
+        return post
+    post.html, post.buttons = html, buttons or []
+    post.revision += 1
+    waiting = post.message_id is None and not post.lost
+    post.lost = False
+    post.save(update_fields=["html", "buttons", "revision", "lost", "updated_at"])
+    return None if waiting else post
+
+
+def post_shown(post_id: int, *, revision: int, message_id: int) -> int:
+    """Telegram shows `revision` of the post as message `message_id`; returns its newest
+    revision (a newer one than was sent is to be shown too)."""
+    with transaction.atomic():
+        post = Post.objects.select_for_update().get(pk=post_id)
+        post.message_id = message_id
+        post.shown = max(post.shown, revision)
+        post.save(update_fields=["message_id", "shown", "updated_at"])
+        return post.revision
+
+
+def post_gone(post_id: int) -> None:
+    """The post's message is no longer in its chat (deleted by someone, or the group moved):
+    the next showing sends it anew."""
+    Post.objects.filter(pk=post_id).update(message_id=None, shown=0)
+
+
+def post_lost(post_id: int) -> None:
+    """The post's first sending was given up: its next revision sends it again."""
+    Post.objects.filter(pk=post_id, message_id__isnull=True).update(lost=True)

@@ -12,9 +12,10 @@ import time
 from django.tasks import Task, task
 from django.utils import timezone
 
-from core.tasks import backoff, later, periodic, until_reachable
+from core.tasks import backoff, later, periodic, resumable, until_reachable
 from telegram import bot, pace, services
 from telegram.bot import Refused, Unavailable
+from telegram.models import Post
 
 logger = logging.getLogger(__name__)
 
@@ -55,6 +56,60 @@ def send(chat_id: int, html: str, buttons: list | None = None, attempt: int = 1)
         logger.warning("Telegram: no message to chat %s: %s", chat_id, error)
         return "refused"
     return "sent"
+
+
+@resumable
+@task
+def keep_post(post_id: int, attempt: int = 1) -> str:
+    """Show the newest words of a post (telegram.outbox.post): sent the first time, edited
+    after. Run again after a newer revision came while it sent, so that the last one shown is
+    the newest, whichever of two workers sent last. Run again after its worker was killed
+    (core.tasks.recover): a first sending in flight then may leave two messages, never none."""
+    post = until_reachable(lambda: Post.objects.select_related("chat").filter(pk=post_id).first())
+    if post is None or not bot.configured():
+        return "gone"
+    if post.shown >= post.revision and post.message_id is not None:
+        return "current"
+    chat_id = post.chat.chat_id
+    the_bot = bot.from_settings()
+    try:
+        pace.PACE.wait(chat_id)
+        if post.message_id is None:
+            message_id = the_bot.send_message(chat_id, post.html, buttons=post.buttons)[
+                "message_id"
+            ]
+        else:
+            message_id = post.message_id
+            the_bot.edit_message_text(chat_id, message_id, post.html, buttons=post.buttons)
+    except Unavailable as error:
+        if attempt >= MOST_ATTEMPTS and post.message_id is None:
+            until_reachable(services.post_lost, post_id)
+        return _again(keep_post, attempt, error, post_id)
+    except Refused as error:
+        if error.unchanged:
+            message_id = post.message_id
+        elif error.message_gone:
+            until_reachable(services.post_gone, post_id)
+            until_reachable(later, keep_post, post_id)
+            return "sent anew"
+        else:
+            if error.migrate_to is not None:
+                until_reachable(services.migrate, old_id=chat_id, new_id=error.migrate_to)
+                until_reachable(services.post_gone, post_id)
+                until_reachable(later, keep_post, post_id)
+                return "moved"
+            if error.chat_gone:
+                until_reachable(services.close_chat, chat_id)
+            until_reachable(services.post_lost, post_id)
+            logger.warning("Telegram: post %s not shown: %s", post_id, error)
+            return "refused"
+    newest = until_reachable(
+        services.post_shown, post_id, revision=post.revision, message_id=message_id
+    )
+    if newest > post.revision:
+        until_reachable(later, keep_post, post_id)
+        return "shown, and again"
+    return "shown"
 
 
 @task

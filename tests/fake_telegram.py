@@ -23,6 +23,13 @@ class FakeBotApi(ThreadingHTTPServer):
         self.calls: list[tuple[str, dict]] = []
         self.answers: dict[str, list[tuple[int, object]]] = {}
         self.updates: list[dict] = []
+        # What each chat shows: its messages by id, as sent and edited since.
+        self.messages: dict[int, dict[int, dict]] = {}
+        self.lock = threading.Lock()
+
+    def shown(self, chat_id: int) -> list[dict]:
+        """The chat's messages as they read now (text and buttons), oldest first."""
+        return list(self.messages.get(chat_id, {}).values())
 
     @property
     def url(self) -> str:
@@ -45,9 +52,34 @@ class FakeBotApi(ThreadingHTTPServer):
             }
         if method == "sendMessage":
             chat = {"id": int(params["chat_id"]), "type": "private"}
-            message = {"message_id": len(self.calls), "date": 0, "chat": chat, "text": "…"}
+            with self.lock:
+                message = {"message_id": len(self.calls), "date": 0, "chat": chat, "text": "…"}
+                self.messages.setdefault(chat["id"], {})[message["message_id"]] = {
+                    "text": params["text"],
+                    "buttons": (params.get("reply_markup") or {}).get("inline_keyboard", []),
+                }
             return 200, {"ok": True, "result": message}
+        if method == "editMessageText":
+            with self.lock:
+                chat = self.messages.get(int(params["chat_id"]), {})
+                kept = chat.get(int(params["message_id"]))
+                if kept is None:
+                    return 400, refused("Bad Request: message to edit not found")
+                buttons = (params.get("reply_markup") or {}).get("inline_keyboard", [])
+                if kept == {"text": params["text"], "buttons": buttons}:
+                    return 400, refused(
+                        "Bad Request: message is not modified: specified new message content "
+                        "and reply markup are exactly the same as a current content and reply "
+                        "markup of the message"
+                    )
+                kept.update(text=params["text"], buttons=buttons)
+            return 200, {"ok": True, "result": True}
         return 200, {"ok": True, "result": True}
+
+
+def refused(description: str, code: int = 400) -> dict:
+    """The Bot API's answer refusing a call."""
+    return {"ok": False, "error_code": code, "description": description}
 
 
 class FakeHandler(BaseHTTPRequestHandler):
