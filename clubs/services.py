@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from slugify import slugify
 
 from cards101.rules import Variant
-from clubs import rights, seasons
+from clubs import rights, seasons, signals
 from clubs.errors import ClubError
 from clubs.models import Club, ClubEvent, JoinRequest, Member, Season, new_invite_code
 from core import live
@@ -202,7 +202,10 @@ def create_night(*, club: Club, by, variant: Variant, **fields) -> Tournament:
     with transaction.atomic():
         club = _lock(club)
         rights.check_runs(by, club)
-        return tournaments.create_tournament(created_by=by, club=club, variant=variant, **fields)
+        night = tournaments.create_tournament(created_by=by, club=club, variant=variant, **fields)
+        if night.registration_open:
+            signals.night_opened.send(sender=Club, night=night)
+        return night
 
 
 def roll_call(*, night: Tournament, player: Player, present: bool, by) -> None:

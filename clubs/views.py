@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from cards101.rules import Variant
-from clubs import queries, rights, services
+from clubs import queries, rights, services, signals
 from clubs.errors import ClubError
 from clubs.forms import AddMembersForm, ClubForm, NewClubForm, night_initial
 from clubs.models import Club, Member
@@ -70,6 +70,7 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "members": queries.member_lines(club),
         **_house_rules(club),
         **queries.club_seasons(club),
+        "panels": signals.panels_of(club, request),
     }
     return render(request, "clubs/detail.html", context)
 

@@ -122,6 +122,7 @@ INSTALLED_APPS = [
     "telegram",
     "notify",
     "coach",
+    "chats",
 ]
 
 MIDDLEWARE = [

@@ -7,11 +7,20 @@ import json
 import math
 import re
 
+from django.conf import settings
 from django.db import models
 from django.http import HttpRequest
 from django.utils.http import url_has_allowed_host_and_scheme
 
 from core.versions import version_of
+
+
+def absolute(path: str) -> str:
+    """The site's address of `path`, for what is read off the site (a message, a chat's
+    button): settings.SITE_URL (DJANGO_SITE_URL)."""
+    if path.startswith(("http://", "https://")):
+        return path
+    return settings.SITE_URL.rstrip("/") + path
 
 
 def local_path(request: HttpRequest, target: str) -> str | None:

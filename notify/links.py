@@ -1,12 +1,8 @@
-"""Absolute links to the site, for messages read off it (settings.SITE_URL, DJANGO_SITE_URL)."""
+"""Absolute links to the site, for messages read off it (settings.SITE_URL, DJANGO_SITE_URL):
+core.http.absolute, under the name notify's modules know it by."""
 
 from __future__ import annotations
 
-from django.conf import settings
+from core.http import absolute
 
-
-def absolute(path: str) -> str:
-    """The site's address of `path`."""
-    if path.startswith(("http://", "https://")):
-        return path
-    return settings.SITE_URL.rstrip("/") + path
+__all__ = ["absolute"]

@@ -57,7 +57,7 @@ class Route:
     chats: frozenset[str]
 
 
-COMMANDS: dict[str, Route] = {}
+COMMANDS: dict[str, list[Route]] = {}  # a name's routes, each for its kinds of chat
 OTHERWISE: list[Handler] = []  # private words that are no command of the bot's
 TAPS: dict[str, Handler] = {}  # callback data "<prefix>:..." → handler
 INLINE: list[Handler] = []
@@ -65,10 +65,13 @@ INLINE: list[Handler] = []
 
 def command(name: str, *, chats: tuple[str, ...] = (updates.PRIVATE,)) -> Callable:
     """Registers the handler of `/name` in the kinds of chat `chats` (private, group,
-    supergroup)."""
+    supergroup). Two apps may answer one name in different kinds of chat (notify's /start in
+    private, a club's /start <code> in a group); where both would, the first registered does."""
 
     def register(handler: Handler) -> Handler:
-        COMMANDS[name.lower()] = Route(handler, frozenset(chats))
+        routes = COMMANDS.setdefault(name.lower(), [])
+        if all(route.handler is not handler for route in routes):
+            routes.append(Route(handler, frozenset(chats)))
         return handler
 
     return register
@@ -127,10 +130,10 @@ def _dispatch(update: updates.Update, chat: Chat | None, identity: Identity | No
     if message is not None and message.sender is not None and not message.sender.is_bot:
         said = message.command
         if said is not None and _for_this_bot(said):
-            route = COMMANDS.get(said.name)
-            if route is not None and message.chat.type in route.chats:
-                route.handler(replace(heard, command=said))
-                return
+            for route in COMMANDS.get(said.name, []):
+                if message.chat.type in route.chats:
+                    route.handler(replace(heard, command=said))
+                    return
         if message.chat.private and message.text and OTHERWISE:
             OTHERWISE[0](heard)
         return

@@ -150,6 +150,8 @@ def revise_post(*, chat: Chat, key: str, html: str, buttons: list | None = None)
     )
     if created:
         return post
+    if post.html == html and post.buttons == (buttons or []) and not post.lost:
+        return None  # the same words again: nothing to show
     post.html, post.buttons = html, buttons or []
     post.revision += 1
     waiting = post.message_id is None and not post.lost

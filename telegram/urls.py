@@ -10,3 +10,7 @@ app_name = "telegram"
 urlpatterns = [
     path("webhook/<str:secret>/", views.webhook, name="webhook"),
 ]
+
+# Where the webhook was until Telegram became an app of its own (/notifications/telegram/): a
+# bot whose webhook was set then posts there until `manage.py telegram_webhook` runs again.
+before = [path("<str:secret>/", views.webhook)]

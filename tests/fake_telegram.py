@@ -177,3 +177,19 @@ def update(
     chat |= {"first_name": "A"} if chat_type == "private" else {"title": "The club"}
     message = {"message_id": number, "date": 0, "chat": chat, "from": person, "text": text}
     return {"update_id": number, "message": message}
+
+
+def member_update(number: int, chat: dict, status: str, *, sender: int = 5550001) -> dict:
+    """The bot's own place in `chat` changed to `status` (added, "left", "kicked")."""
+    person = {"id": sender, "is_bot": False, "first_name": "A"}
+    me = {"id": 42, "is_bot": True, "first_name": "101"}
+    return {
+        "update_id": number,
+        "my_chat_member": {
+            "chat": chat,
+            "from": person,
+            "date": 0,
+            "old_chat_member": {"user": me, "status": "member"},
+            "new_chat_member": {"user": me, "status": status},
+        },
+    }

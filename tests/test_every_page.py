@@ -184,6 +184,8 @@ def _club_states(world: World) -> dict[str, list[dict]]:
         "clubs:member": [{**club, "member_pk": member.pk}],
         "clubs:new_invitation": [club],
         "clubs:invitation_qr": [club],
+        "chats:club_code": [club],
+        "chats:club_unlink": [club],
         "clubs:join": [{**club, "code": world.club.invite_code}, {**club, "code": "no-such-code"}],
         "clubs:ask": [club],
         "clubs:request": [{**club, "request_pk": world.join_request.pk}],

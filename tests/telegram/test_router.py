@@ -14,7 +14,7 @@ from telegram import queries, router, services
 from telegram.models import Chat, Identity, Member, TakenUpdate
 from telegram.router import Route
 from tests.factories import linked_telegram, run_tasks
-from tests.fake_telegram import BOT, SECRET, serving, update
+from tests.fake_telegram import BOT, SECRET, member_update, serving, update
 
 pytestmark = pytest.mark.django_db
 
@@ -41,7 +41,7 @@ def heard(monkeypatch):
     def seat(heard):
         calls.append(("seat", heard))
 
-    monkeypatch.setitem(router.COMMANDS, "deal", Route(deal, frozenset({"group", "supergroup"})))
+    monkeypatch.setitem(router.COMMANDS, "deal", [Route(deal, frozenset({"group", "supergroup"}))])
     monkeypatch.setitem(router.TAPS, "seat", seat)
     return calls
 
@@ -117,21 +117,6 @@ def test_a_tap_goes_to_its_handler_and_any_other_is_answered(api, client, heard)
     assert answered["inline_query_id"] == "i1" and answered["results"] == []
 
 
-def member_update(number: int, chat: dict, status: str) -> dict:
-    person = {"id": ALICE, "is_bot": False, "first_name": "A"}
-    me = {"id": 42, "is_bot": True, "first_name": "101"}
-    return {
-        "update_id": number,
-        "my_chat_member": {
-            "chat": chat,
-            "from": person,
-            "date": 0,
-            "old_chat_member": {"user": me, "status": "member"},
-            "new_chat_member": {"user": me, "status": status},
-        },
-    }
-
-
 def test_the_bot_removed_from_a_group_and_added_back(api, client):
     chat = {"id": GROUP, "type": "group", "title": "Клуб"}
     post(client, member_update(1, chat, "member"))
@@ -177,7 +162,7 @@ def test_a_handler_that_fails_takes_the_update_and_keeps_nothing_of_it(
         heard.reply("half")
         raise ValueError("a bug")
 
-    monkeypatch.setitem(router.COMMANDS, "deal", Route(broken, frozenset({"group"})))
+    monkeypatch.setitem(router.COMMANDS, "deal", [Route(broken, frozenset({"group"}))])
     assert post(client, in_group("/deal", number=8)) == 200  # not given again and again
     assert TakenUpdate.objects.filter(update_id=8).exists()
     run_tasks()
@@ -189,7 +174,7 @@ def test_the_database_away_is_503_and_the_update_is_not_taken(api, client, monke
     def away(heard):
         raise OperationalError("the database is away")
 
-    monkeypatch.setitem(router.COMMANDS, "deal", Route(away, frozenset({"group"})))
+    monkeypatch.setitem(router.COMMANDS, "deal", [Route(away, frozenset({"group"}))])
     client.raise_request_exception = False
     assert post(client, in_group("/deal", number=9)) == 503  # Telegram posts it again
     assert not TakenUpdate.objects.filter(update_id=9).exists()
