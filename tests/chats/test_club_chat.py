@@ -43,7 +43,7 @@ def code_for(client, club, language: str = "ru") -> str:
     page = client.post(
         reverse("chats:club_code", args=[club.slug]), HTTP_ACCEPT_LANGUAGE=language
     ).content.decode()
-    return re.search(r"<code>/club ([A-Za-z0-9_-]+)</code>", page).group(1)
+    return re.search(r'value="/club ([A-Za-z0-9_-]+)"', page).group(1)
 
 
 def said_in_group(text: str, *, chat: int = GROUP, number: int = 1) -> None:
@@ -73,7 +73,7 @@ def test_a_director_links_the_clubs_group_with_the_code_from_the_clubs_page(
     page = client.post(
         reverse("chats:club_code", args=[club.slug]), HTTP_ACCEPT_LANGUAGE="ru"
     ).content.decode()
-    code = re.search(r"<code>/club ([A-Za-z0-9_-]+)</code>", page).group(1)
+    code = re.search(r'value="/club ([A-Za-z0-9_-]+)"', page).group(1)
     assert f"https://t.me/sto_odno_test_bot?startgroup={code}" in page
     said_in_group(f"/club {code}")
     assert ClubChat.objects.get().club == club
