@@ -38,3 +38,53 @@ class ChatCode(models.Model):
 
     def __str__(self) -> str:
         return f"{self.club_id}: …{self.code[-4:]}"
+
+
+class GroupTable(models.Model):
+    """A table opened in a group by `/play`: people join with a button until the one who
+    opened it starts it; then it is a played table of the site (`table`), whose journal the
+    group reads (one message the bot keeps up to date)."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("open")
+        PLAYING = "playing", _("playing")
+        CLOSED = "closed", _("closed")
+
+    chat = models.ForeignKey("telegram.Chat", on_delete=models.CASCADE, related_name="tables")
+    opened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
+    table = models.OneToOneField(
+        "play.PlayTable",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="group_table",
+    )
+    language = models.CharField(max_length=8, default="ru")
+    # The turn the group was last told of (a move's number): one mention a turn.
+    told_turn = models.PositiveIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.chat_id}: {self.pk} {self.status}"
+
+
+class GroupSeat(models.Model):
+    """Someone who joined a group's table (their account, signed in by Telegram), in order."""
+
+    group_table = models.ForeignKey(GroupTable, on_delete=models.CASCADE, related_name="seats")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    telegram_id = models.BigIntegerField()
+    name = models.CharField(max_length=128)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["joined_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["group_table", "user"], name="one_seat_a_person")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.group_table_id}: {self.name}"

@@ -494,3 +494,4 @@ def _save(table: PlayTable, *fields: str) -> None:
     """Save the locked table's changed fields and move its version; the browsers watching
     the table hear of it once the transaction commits."""
     live.moved(table, *fields)
+    signals.table_changed.send(sender=PlayTable, table=table)

@@ -28,6 +28,12 @@ and its result: `table` (PlayTable) and `round` (the round's index, 0-based as t
 counts; its moves are the table's PlayMove rows of that round). A receiver writes what must
 follow (a review for the coach to compute) in that transaction; raising undoes the move."""
 
+table_changed = Signal()
+"""Sent whenever a table's version moves (a seat taken, a deal, a move, a round's end, a
+resignation), inside the transaction that keeps the change: `table` (PlayTable, locked). A
+receiver writes what follows (a group chat's journal of the table) in that transaction; it
+reads only what every seat may see."""
+
 replay_panels = Signal()
 """Asked by the replay of a finished round for what the apps above show beside it (the coach's
 marks): `table` (PlayTable), `round` (0-based), `step` (the moves made before the position
