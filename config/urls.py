@@ -7,7 +7,7 @@ from django.urls import include, path
 
 from config import views
 from core.limits import limit
-from telegram import views as telegram_views
+from telegram import urls as telegram_urls
 
 # The admin logs in through the site's login page, behind allauth's rate limits; its own
 # login form has none.
@@ -30,7 +30,7 @@ urlpatterns = [
     path("telegram/", include("telegram.urls")),
     # Where the webhook was until Telegram became an app of its own: a bot whose webhook was
     # set then goes on posting there until `manage.py telegram_webhook` is run again.
-    path("notifications/telegram/<str:secret>/", telegram_views.webhook),
+    path("notifications/telegram/", include(telegram_urls.old_webhook)),
     path("accounts/", include("allauth.urls")),
     # Django's own language switch, with a limit like every other post.
     path("i18n/setlang/", limit("language")(views.set_language_kept), name="set_language"),
