@@ -1,0 +1,103 @@
+"""The site as Telegram's Mini App in a real browser: the page opens as Telegram opens it (the
+initData, the version, the platform and the theme after the "#", which Telegram's own script,
+vendored, reads), signs the person in, and lands on the page of the link's start parameter in
+their Telegram language, in Telegram's dark theme, readable, with no console error and no
+Content Security Policy violation. The initData is signed with the tests' token, never by
+Telegram; Telegram's servers are never asked for anything."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from urllib.parse import quote
+
+import pytest
+from django.test import override_settings
+from playwright.sync_api import BrowserContext, Page, expect
+
+from telegram.models import Identity
+from tests.browser.test_accessibility import AXE, violations
+from tests.fake_telegram import BOT, TOKEN, FakeBotApi, init_data
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 390, "height": 844}
+ANNA = {"id": 7001, "first_name": "Анна", "username": "anna_k", "language_code": "ru"}
+# Telegram's own dark theme (Telegram Desktop's "Night").
+DARK = {
+    "bg_color": "#17212b",
+    "text_color": "#f5f5f5",
+    "hint_color": "#708499",
+    "link_color": "#6ab3f3",
+    "button_color": "#5288c1",
+    "button_text_color": "#ffffff",
+    "secondary_bg_color": "#232e3c",
+}
+
+
+@pytest.fixture
+def bot_api():
+    server = FakeBotApi()
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    with override_settings(
+        TELEGRAM_API_URL=server.url, TELEGRAM_BOT_TOKEN=TOKEN, TELEGRAM_BOT_USERNAME=BOT
+    ):
+        yield server
+    server.shutdown()
+    server.server_close()
+
+
+def opened_from_telegram(raw: str, theme: dict) -> str:
+    return (
+        f"/telegram/app/#tgWebAppData={quote(raw, safe='')}&tgWebAppVersion=7.10"
+        f"&tgWebAppPlatform=web&tgWebAppThemeParams={quote(json.dumps(theme), safe='')}"
+    )
+
+
+def test_anna_opens_the_mini_app_and_lands_signed_in_on_the_linked_sheet_in_russian_and_dark(
+    context: BrowserContext, page: Page, problems: list[str], bot_api, match
+):
+    context.add_init_script(path=AXE)
+    page.set_viewport_size(PHONE)
+    raw = init_data(ANNA, auth_date=int(time.time()) - 5, start_param=f"m{match.pk}")
+    # Nothing is asked of Telegram's servers: its script is the site's own copy.
+    asked_telegram: list[str] = []
+    page.on(
+        "request",
+        lambda request: "telegram.org" in request.url and asked_telegram.append(request.url),
+    )
+
+    page.goto(opened_from_telegram(raw, DARK))
+    page.wait_for_url(f"**/matches/{match.pk}/")
+
+    root = page.locator("html")
+    expect(root).to_have_attribute("lang", "ru")
+    expect(root).to_have_class("in-telegram tg-theme tg-dark")
+    expect(page.get_by_role("button", name="Выйти")).to_be_attached()
+    assert Identity.objects.get(telegram_id=7001).user.username == "anna_k"
+    colours = page.evaluate(
+        """() => [getComputedStyle(document.documentElement).backgroundColor,
+                  getComputedStyle(document.body).color]"""
+    )
+    assert colours == ["rgb(23, 33, 43)", "rgb(245, 245, 245)"]
+    found = violations(page, f"/matches/{match.pk}/ in Telegram's dark theme")
+    assert found == [], "\n".join(found)
+
+    # Another page keeps Telegram's theme (its script keeps what it read in the session).
+    page.goto("/")
+    expect(page.locator("html")).to_have_class("in-telegram tg-theme tg-dark")
+    assert violations(page, "/ in Telegram's dark theme") == []
+    assert asked_telegram == []
+    assert problems == []
+
+
+def test_outside_telegram_the_page_says_where_to_open_it(
+    context: BrowserContext, page: Page, problems: list[str], bot_api
+):
+    page.goto("/telegram/app/")
+    expect(page.get_by_text("open it from the bot in Telegram")).to_be_visible()
+    expect(page.locator("html")).not_to_have_class("in-telegram")
+    expect(page.get_by_role("link", name="Home").last).to_be_visible()
+    assert problems == []
