@@ -72,7 +72,7 @@ def app_login(request: HttpRequest) -> HttpResponse:
         request.POST.get("init_data", ""), token=settings.TELEGRAM_BOT_TOKEN, now=time.time()
     )
     user = services.open_app(data) if data is not None else None
-    if data is None or user is None:
+    if data is None or user is None or not user.is_active:
         return render(request, "telegram/app_refused.html", {"in_mini_app": True}, status=403)
     login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     request.session[IN_MINI_APP] = True

@@ -49,6 +49,16 @@ def bot_api():
     server.server_close()
 
 
+# Telegram's app as the page's script talks to it: each event the page posts, recorded.
+TELEGRAMS_APP = """window.posted = [];
+window.TelegramWebviewProxy = {
+  postEvent: (type, data) => window.posted.push([type, data ? JSON.parse(data) : null]),
+};"""
+BACK_BUTTON_SHOWN = """() => window.posted
+  .filter(([type]) => type === "web_app_setup_back_button").map(([, data]) => data.is_visible)
+  .pop()"""
+
+
 def opened_from_telegram(raw: str, theme: dict) -> str:
     return (
         f"/telegram/app/#tgWebAppData={quote(raw, safe='')}&tgWebAppVersion=7.10"
@@ -60,6 +70,7 @@ def test_anna_opens_the_mini_app_and_lands_signed_in_on_the_linked_sheet_in_russ
     context: BrowserContext, page: Page, problems: list[str], bot_api, match
 ):
     context.add_init_script(path=AXE)
+    context.add_init_script(TELEGRAMS_APP)
     page.set_viewport_size(PHONE)
     raw = init_data(ANNA, auth_date=int(time.time()) - 5, start_param=f"m{match.pk}")
     # Nothing is asked of Telegram's servers: its script is the site's own copy.
@@ -85,10 +96,21 @@ def test_anna_opens_the_mini_app_and_lands_signed_in_on_the_linked_sheet_in_russ
     found = violations(page, f"/matches/{match.pk}/ in Telegram's dark theme")
     assert found == [], "\n".join(found)
 
-    # Another page keeps Telegram's theme (its script keeps what it read in the session).
+    # Telegram was told the page is ready, to take the whole screen, and that there is no
+    # page to go back to (not to the sign-in).
+    told = page.evaluate("() => window.posted.map(([type]) => type)")
+    assert "web_app_ready" in told and "web_app_expand" in told
+    assert page.evaluate(BACK_BUTTON_SHOWN) is False
+
+    # Another page keeps Telegram's theme (its script keeps what it read in the session), and
+    # shows Telegram's back button, which goes back.
     page.goto("/")
     expect(page.locator("html")).to_have_class("in-telegram tg-theme tg-dark")
-    assert violations(page, "/ in Telegram's dark theme") == []
+    found = violations(page, "/ in Telegram's dark theme")
+    assert found == [], "\n".join(found)
+    assert page.evaluate(BACK_BUTTON_SHOWN) is True
+    page.evaluate("() => Telegram.WebView.receiveEvent('back_button_pressed')")
+    page.wait_for_url(f"**/matches/{match.pk}/")
     assert asked_telegram == []
     assert problems == []
 
@@ -101,3 +123,23 @@ def test_outside_telegram_the_page_says_where_to_open_it(
     expect(page.locator("html")).not_to_have_class("in-telegram")
     expect(page.get_by_role("link", name="Home").last).to_be_visible()
     assert problems == []
+
+
+def test_sign_in_with_telegram_on_the_login_page_leads_the_browser_to_telegrams_login(
+    context: BrowserContext, page: Page, problems: list[str], bot_api
+):
+    page.set_viewport_size(PHONE)
+    page.goto("/accounts/login/")
+    page.get_by_role("link", name="Sign in with Telegram").click()
+
+    # Telegram's login page is unreachable from here: the request shows the site's policy
+    # (form-action) let the browser go, with the bot's id.
+    def to_telegram(request) -> bool:
+        return request.url.startswith("https://oauth.telegram.org/auth?")
+
+    with page.expect_request(to_telegram) as went:
+        page.get_by_role("button", name="Continue").click()
+    page.wait_for_url(lambda url: url.startswith("chrome-error://"))
+    assert f"bot_id={TOKEN.split(':')[0]}" in went.value.url
+    unreachable = "failed: https://oauth.telegram.org/"
+    assert [problem for problem in problems if not problem.startswith(unreachable)] == []

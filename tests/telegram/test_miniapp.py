@@ -214,6 +214,17 @@ def test_an_init_data_is_used_once(api, client):
     assert get_user_model().objects.get() == user
 
 
+def test_a_deactivated_account_is_not_signed_in(api, client):
+    sign_in(client, opened())
+    user = signed_in_as(client)
+    client.logout()
+    user.is_active = False
+    user.save()
+    response = sign_in(client, opened(auth_date=int(time.time()) - 1))
+    assert response.status_code == 403
+    assert not signed_in_as(client).is_authenticated
+
+
 def test_without_a_bot_nothing_signs_in(api, client, settings):
     settings.TELEGRAM_BOT_TOKEN = ""
     refused(client, sign_in(client, opened()))
