@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from django.conf import settings
 from django.urls import NoReverseMatch, reverse
 
 # Telegram allows A-Z, a-z, 0-9, _ and - in a start parameter, at most 512 characters.
@@ -52,3 +53,14 @@ def path_for(start_param: str) -> str:
     if not path or not path.startswith("/") or path.startswith("//"):
         return home
     return path
+
+
+def link(start_param: str = "") -> str:
+    """The Mini App's link opening the page `start_param` names (`t.me/<bot>/<app>?startapp=`),
+    "" when the site has no bot or no Mini App (settings.TELEGRAM_APP_NAME)."""
+    if not (settings.TELEGRAM_BOT_USERNAME and settings.TELEGRAM_APP_NAME):
+        return ""
+    if not PARAM.fullmatch(start_param):
+        raise ValueError(f"{start_param!r} is not a start parameter Telegram allows")
+    address = f"https://t.me/{settings.TELEGRAM_BOT_USERNAME}/{settings.TELEGRAM_APP_NAME}"
+    return f"{address}?startapp={start_param}" if start_param else address

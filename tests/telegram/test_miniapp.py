@@ -20,6 +20,7 @@ from telegram import tasks
 from telegram.models import Identity, UsedInitData
 from tests.factories import run_tasks
 from tests.fake_telegram import (
+    BOT,
     SECRET,
     TOKEN,
     init_data,
@@ -83,6 +84,8 @@ def test_telegram_web_may_frame_every_page_and_no_other_site_and_no_inline_code_
         response = client.get(url)
         policy = response.headers["Content-Security-Policy"]
         assert "frame-ancestors https://web.telegram.org;" in policy
+        # The Login Widget's form is answered by a redirect to Telegram's login page.
+        assert "form-action 'self' https://oauth.telegram.org;" in policy
         assert "'unsafe-inline'" not in policy and "'unsafe-eval'" not in policy
         assert "X-Frame-Options" not in response.headers
 
@@ -130,6 +133,18 @@ def test_the_start_parameter_names_a_page_of_this_site_or_the_home_page(
 ):
     response = sign_in(client, opened(start_param=start_param))
     assert response.headers["Location"] == page
+
+
+def test_the_mini_apps_links_name_the_bot_the_app_and_the_start_parameter(api, settings):
+    from telegram import start
+
+    settings.TELEGRAM_APP_NAME = ""
+    assert start.link("t12") == ""
+    settings.TELEGRAM_APP_NAME = "play"
+    assert start.link() == f"https://t.me/{BOT}/play"
+    assert start.link("t12") == f"https://t.me/{BOT}/play?startapp=t12"
+    with pytest.raises(ValueError):
+        start.link("t 12")
 
 
 def test_an_english_telegram_opens_the_site_in_english(api, client):
