@@ -18,6 +18,7 @@ from django.test import override_settings
 from playwright.sync_api import BrowserContext, Page, expect
 
 from telegram.models import Identity
+from tests.browser.helpers import in_both_languages
 from tests.browser.test_accessibility import AXE, violations
 from tests.fake_telegram import BOT, TOKEN, FakeBotApi, init_data, login_widget_result
 
@@ -116,13 +117,53 @@ def test_anna_opens_the_mini_app_and_lands_signed_in_on_the_linked_sheet_in_russ
     assert problems == []
 
 
+# Telegram's default light theme, and one whose text could not be read on its background.
+LIGHT = {
+    "bg_color": "#ffffff",
+    "text_color": "#000000",
+    "hint_color": "#999999",
+    "link_color": "#2481cc",
+    "button_color": "#2481cc",
+    "button_text_color": "#ffffff",
+    "secondary_bg_color": "#f1f1f1",
+}
+UNREADABLE = {"bg_color": "#ffffff", "text_color": "#eeeeee", "secondary_bg_color": "#f1f1f1"}
+
+
+@pytest.mark.parametrize(
+    ("theme", "classes"),
+    [(LIGHT, "in-telegram tg-theme"), (UNREADABLE, "in-telegram")],
+    ids=["light", "unreadable"],
+)
+def test_a_light_theme_is_followed_and_an_unreadable_one_is_not(
+    context: BrowserContext, page: Page, problems: list[str], bot_api, theme, classes
+):
+    context.add_init_script(path=AXE)
+    page.set_viewport_size(PHONE)
+    raw = init_data(ANNA | {"language_code": "en"}, auth_date=int(time.time()) - 5)
+    page.goto(opened_from_telegram(raw, theme))
+    page.wait_for_url(lambda url: urlsplit(url).path == "/")
+    expect(page.locator("html")).to_have_class(classes)
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    found = violations(page, "/ in Telegram's theme")
+    assert found == [], "\n".join(found)
+    assert problems == []
+
+
+@in_both_languages
 def test_outside_telegram_the_page_says_where_to_open_it(
-    context: BrowserContext, page: Page, problems: list[str], bot_api
+    context: BrowserContext, page: Page, problems: list[str], bot_api, t
 ):
     page.goto("/telegram/app/")
-    expect(page.get_by_text("open it from the bot in Telegram")).to_be_visible()
+    expect(page.get_by_role("heading", level=1)).to_have_text(t("Сто одно"))
+    where = t(
+        "This page is the site inside Telegram: open it from the bot in Telegram, and you "
+        "are signed in with your Telegram account."
+    )
+    expect(page.get_by_text(where)).to_be_visible()
+    expect(page.get_by_role("status")).to_be_hidden()
     expect(page.locator("html")).not_to_have_class("in-telegram")
-    expect(page.get_by_role("link", name="Home").last).to_be_visible()
+    expect(page.locator("#miniapp-outside").get_by_role("link", name=t("Home"))).to_be_visible()
     assert problems == []
 
 
