@@ -16,6 +16,11 @@ and nothing counts failures per address alone: a stranger guessing bob's passwor
 bob, at his own address, still logs in, and so does alice beside the stranger. A generous limit
 per account alone ("login_failed_account") still caps guessing from many addresses.
 
+Telegram (SOCIALACCOUNT_ADAPTER; docs/telegram.md): "Sign in with Telegram" is allauth's
+Telegram provider, whose app is the site's bot (no bot: no button). Whoever it signs in is the
+account of their Telegram identity, made or found by telegram.services.sign_in as the Mini
+App's sign-in makes or finds it: one Telegram user, one account, however they came.
+
 Mail (the sign-up's confirmation, a password reset): rendered in the request, in its language,
 greeting with the site's name and address (settings.SITE_URL), not the host the request came
 to; sent by the worker (notify.mail), so that nobody waits for the mail server."""
@@ -26,16 +31,25 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+import msgspec
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.core import ratelimit
+from allauth.core.exceptions import ImmediateHttpResponse
 from allauth.core.internal.ratelimit import get_ip
+from allauth.socialaccount.adapter import DefaultSocialAccountAdapter
+from allauth.socialaccount.models import SocialAccount, SocialApp, SocialLogin
+from allauth.socialaccount.providers.base import AuthProcess
 from django.conf import settings
-from django.http import HttpRequest
+from django.http import Http404, HttpRequest
+from django.shortcuts import render
 from django.utils.translation import gettext
 
 from core.validators import clean_name
 from notify import mail
 from notify.links import absolute
+from telegram import bot as telegram_bot
+from telegram import services as telegram_services
+from telegram import updates as telegram_updates
 
 ACCOUNT_LIMIT = "login_failed_account"
 
@@ -103,3 +117,67 @@ class AccountAdapter(DefaultAccountAdapter):
         super().authentication_failed(request, **credentials)
         account = self._account_key(request, **credentials)
         ratelimit.consume(request, action=ACCOUNT_LIMIT, key=account)
+
+
+class SocialAccountAdapter(DefaultSocialAccountAdapter):
+    def list_apps(self, request, provider=None, client_id=None) -> list[SocialApp]:
+        # The Login Widget's app is the site's bot: its id (the token's part before ":") and
+        # its token, read at each request, never a row of the database.
+        apps = [
+            app
+            for app in super().list_apps(request, provider=provider, client_id=client_id)
+            if app.provider != telegram_services.PROVIDER
+        ]
+        if provider not in (None, telegram_services.PROVIDER) or not telegram_bot.configured():
+            return apps
+        token = settings.TELEGRAM_BOT_TOKEN
+        bot_id = token.partition(":")[0]
+        if client_id is not None and client_id != bot_id:
+            return apps
+        return [
+            *apps,
+            SocialApp(
+                provider=telegram_services.PROVIDER, name="Telegram", client_id=bot_id, secret=token
+            ),
+        ]
+
+    def get_app(self, request, provider, client_id=None) -> SocialApp:
+        # No bot: "Sign in with Telegram" is no page at all, not a server error.
+        try:
+            return super().get_app(request, provider, client_id=client_id)
+        except SocialApp.DoesNotExist:
+            raise Http404 from None
+
+    def pre_social_login(self, request: HttpRequest, sociallogin: SocialLogin) -> None:
+        """A Telegram user signs in to their identity's account (one the Mini App made, or
+        one that linked Telegram for its notifications), made now if there is none."""
+        super().pre_social_login(request, sociallogin)
+        if sociallogin.account.provider != telegram_services.PROVIDER:
+            return
+        try:
+            person = msgspec.convert(
+                sociallogin.account.extra_data, telegram_updates.User, strict=False
+            )
+        except msgspec.ValidationError:
+            raise ImmediateHttpResponse(
+                render(request, "telegram/app_refused.html", status=403)
+            ) from None
+        if (
+            sociallogin.state.get("process") == AuthProcess.CONNECT
+            and request.user.is_authenticated
+        ):
+            # Connected from the account's page: this Telegram user is the account's now.
+            identity = telegram_services.note_person(person)
+            if identity is None:
+                raise ImmediateHttpResponse(
+                    render(request, "telegram/app_refused.html", status=403)
+                )
+            telegram_services.claim(identity, request.user)
+            user = request.user
+        else:
+            user = telegram_services.sign_in(person)
+        account = SocialAccount.objects.get(provider=telegram_services.PROVIDER, uid=str(person.id))
+        account.extra_data = sociallogin.account.extra_data
+        account.save(update_fields=["extra_data"])
+        sociallogin.account = account
+        sociallogin.user = user

@@ -109,6 +109,10 @@ INSTALLED_APPS = [
     "django_ratelimit",
     "allauth",
     "allauth.account",
+    # "Sign in with Telegram" (the Login Widget), leading to the account the Mini App signs in
+    # (config/accounts.py); its app is the site's bot, when there is one (no button otherwise).
+    "allauth.socialaccount",
+    "config.apps.TelegramLoginConfig",
     # Before django_tasks_db: its `db_worker` command is config's (outliving outages).
     "config",
     "django_tasks_db",
@@ -145,7 +149,9 @@ MIDDLEWARE = [
     # Times in the reader's zone: the account's, else the browser's (notify.time_zones).
     "notify.time_zones.ReaderTimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # No X-Frame-Options: it cannot name Telegram Web, which frames the Mini App; the CSP's
+    # frame-ancestors says who may frame the site (every browser that matters obeys it, and
+    # ignores X-Frame-Options beside it).
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     # Keeps the language a signed-in person uses: their notifications are written in it.
@@ -310,6 +316,16 @@ ACCOUNT_USERNAME_VALIDATORS = "core.validators.USERNAME_VALIDATORS"
 # Usernames are kept as names are, and failed logins counted per address and account
 # (config/accounts.py).
 ACCOUNT_ADAPTER = "config.accounts.AccountAdapter"
+# Telegram's Login Widget: its app is the site's bot (config.accounts.SocialAccountAdapter), a
+# person signed in by it is the Telegram identity's account, made without a form.
+SOCIALACCOUNT_ADAPTER = "config.accounts.SocialAccountAdapter"
+SOCIALACCOUNT_AUTO_SIGNUP = True
+SOCIALACCOUNT_EMAIL_AUTHENTICATION = False
+SOCIALACCOUNT_STORE_TOKENS = False
+SOCIALACCOUNT_PROVIDERS = {
+    # Telegram's answer is accepted for a day after the person confirmed (allauth: 30 s).
+    "telegram": {"AUTH_PARAMS": {"auth_date_validity": 86400}}
+}
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 LOGIN_REDIRECT_URL = "/"
 LOGIN_URL = "account_login"
@@ -410,6 +426,9 @@ RATE_LIMITS = env_rates(
         "season": "60/h",
         # Telegram linked or unlinked from the account page: a few times, ever.
         "telegram": "30/h",
+        # Sign-ins from the Mini App (per address: a club's Wi-Fi): each opening of the Mini
+        # App is one, a club of a hundred opening it at once fits in a minute.
+        "telegram_app": "300/10m",
         # Updates Telegram posts to the webhook (per address: Telegram's servers): each is a
         # person writing to the bot (/start, /stop), a handful a minute even on a club night.
         "telegram_update": "600/m",
@@ -494,6 +513,9 @@ TELEGRAM_API_URL = os.environ.get("DJANGO_TELEGRAM_API_URL", "https://api.telegr
 # Seconds a call to the Bot API may take (connecting, then answering), so that a task never
 # hangs on an unreachable Telegram.
 TELEGRAM_TIMEOUT = env_int("DJANGO_TELEGRAM_TIMEOUT", "10")
+# The Mini App's short name, as in its links t.me/<bot>/<app> (BotFather's /newapp); empty:
+# the bot has no Mini App to link to (its page, /telegram/app/, still opens).
+TELEGRAM_APP_NAME = os.environ.get("DJANGO_TELEGRAM_APP_NAME", "").strip("/")
 # The webhook's path part and the secret Telegram sends back in a header; empty: no webhook
 # (updates are polled with `manage.py telegram_poll`).
 TELEGRAM_WEBHOOK_SECRET = os.environ.get("DJANGO_TELEGRAM_WEBHOOK_SECRET", "")
@@ -528,8 +550,11 @@ SECURE_CSP = {
     "style-src": [CSP.SELF],
     "img-src": [CSP.SELF, "data:"],
     "connect-src": [CSP.SELF],
-    "form-action": [CSP.SELF],
-    "frame-ancestors": [CSP.NONE],
+    # Telegram's Login Widget: the login's form is answered by a redirect to Telegram's page.
+    "form-action": [CSP.SELF, "https://oauth.telegram.org"],
+    # Telegram Web opens the Mini App (any page of the site) in a frame of its own; no other
+    # site may frame it (docs/telegram.md).
+    "frame-ancestors": ["https://web.telegram.org"],
     "base-uri": [CSP.SELF],
     "object-src": [CSP.NONE],
 }

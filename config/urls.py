@@ -29,7 +29,9 @@ urlpatterns = [
     path("coach/", include("coach.urls")),
     path("telegram/", include("telegram.urls")),
     path("chats/", include("chats.urls")),
-    path("notifications/telegram/", include(telegram_urls.before)),
+    # Where the webhook was until Telegram became an app of its own: a bot whose webhook was
+    # set then goes on posting there until `manage.py telegram_webhook` is run again.
+    path("notifications/telegram/", include(telegram_urls.old_webhook)),
     path("accounts/", include("allauth.urls")),
     # Django's own language switch, with a limit like every other post.
     path("i18n/setlang/", limit("language")(views.set_language_kept), name="set_language"),

@@ -228,6 +228,10 @@ NOT_DONE = {
     "telegram_update": gettext_lazy(
         "Too many messages came from Telegram in a short time: this one was not read."
     ),
+    "telegram_app": gettext_lazy(
+        "Too many people signed in from Telegram here in a short time: you were not signed in. "
+        "Open the Mini App again in a few minutes."
+    ),
     "push": gettext_lazy(
         "You have turned notifications in a browser on or off too often in a short time: this "
         "was not done."

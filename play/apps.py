@@ -11,7 +11,10 @@ class PlayConfig(AppConfig):
     def ready(self) -> None:
         from games import owners
         from games.models import Match
-        from play import signals  # noqa: F401 - its receivers connect
+        from play import (
+            signals,  # noqa: F401 - its receivers connect
+            telegram_start,  # noqa: F401 - the Mini App's links to tables (telegram.start)
+        )
         from play.owner import PlayedTables
 
         owners.register(Match.Kind.ONLINE, PlayedTables())

@@ -125,3 +125,15 @@ class Post(models.Model):
 
     def __str__(self) -> str:
         return f"{self.chat_id}/{self.key} r{self.revision}"
+
+
+class UsedInitData(models.Model):
+    """A Mini App's initData that signed someone in, by its signature: each is used once, so
+    that one seen by someone else (a shared screen, a log) signs nobody in again. Kept until
+    it would be too old to be accepted anyway (telegram.tasks.forget_old)."""
+
+    signature = models.CharField(max_length=64, unique=True)
+    expires_at = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return self.signature[:12]

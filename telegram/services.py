@@ -1,15 +1,22 @@
 """The telegram app's writes: an update taken once, the people and chats it shows, a group's
-move to a supergroup, the bot's place in a chat, an identity claimed by an account. What the
-bot says is written by telegram.outbox."""
+move to a supergroup, the bot's place in a chat, an identity claimed by an account, a person
+signed in by their Telegram account (the Mini App, the Login Widget). What the bot says is
+written by telegram.outbox."""
 
 from __future__ import annotations
 
 import datetime
 
+from allauth.socialaccount.models import SocialAccount
+from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from telegram import signals, updates
-from telegram.models import Chat, Identity, Member, Post, TakenUpdate
+from telegram import signals, updates, webapp
+from telegram.models import Chat, Identity, Member, Post, TakenUpdate, UsedInitData
+
+# allauth's name for Telegram: its SocialAccount rows of this provider are keyed by the
+# Telegram user id, so that the Login Widget finds the account the Mini App made.
+PROVIDER = "telegram"
 
 
 def take(update_id: int) -> bool:
@@ -135,6 +142,7 @@ def claim(identity: Identity, user) -> None:
         if identity.user_id != user.pk:
             identity.user = user
             identity.save(update_fields=["user", "seen_at"])
+        _sign_in_leads_to(identity.telegram_id, user)
 
 
 # --- posts the bot keeps up to date (telegram.outbox.post) -----------------------------------
@@ -180,3 +188,78 @@ def post_gone(post_id: int) -> None:
 def post_lost(post_id: int) -> None:
     """The post's first sending was given up: its next revision sends it again."""
     Post.objects.filter(pk=post_id, message_id__isnull=True).update(lost=True)
+
+
+# --- signing in by Telegram (the Mini App, the Login Widget) ---------------------------------
+
+
+def use_init_data(*, signature: str, expires_at: datetime.datetime) -> bool:
+    """Marks a Mini App's initData used, in the caller's transaction; False if it was used
+    before (a replay)."""
+    _row, created = UsedInitData.objects.get_or_create(
+        signature=signature, defaults={"expires_at": expires_at}
+    )
+    return created
+
+
+def forget_used_init_data(*, before: datetime.datetime) -> int:
+    deleted, _ = UsedInitData.objects.filter(expires_at__lt=before).delete()
+    return deleted
+
+
+def open_app(data: webapp.WebAppData):
+    """The account a Mini App's checked initData signs in (sign_in), the initData used up with
+    it; None when it was used before (a replay)."""
+    with transaction.atomic():
+        expires_at = datetime.datetime.fromtimestamp(
+            data.auth_date + webapp.MAX_AGE + webapp.FUTURE, tz=datetime.UTC
+        )
+        if not use_init_data(signature=data.signature, expires_at=expires_at):
+            return None
+        return sign_in(data.user)
+
+
+def sign_in(person: updates.User):
+    """The account of the Telegram user `person` (proved by Telegram's signature: the Mini
+    App's initData, the Login Widget's answer): their identity's account (one made there, or
+    linked from the account page), else a new one, with no password, theirs from now on. The
+    same Telegram user is always the same account. Locks the identity's row."""
+    with transaction.atomic():
+        identity = note_person(person)
+        if identity is None:
+            raise ValueError("a bot never signs in")
+        identity = Identity.objects.select_for_update().get(pk=identity.pk)
+        user = identity.user
+        if user is None:
+            user = _new_account(person)
+            identity.user = user
+            identity.save(update_fields=["user", "seen_at"])
+        _sign_in_leads_to(identity.telegram_id, user)
+    return user
+
+
+def _new_account(person: updates.User):
+    users = get_user_model().objects
+    tried = [person.username, f"tg{person.id}"] if person.username else [f"tg{person.id}"]
+    username = next(
+        (name for name in tried if not users.filter(username__iexact=name).exists()), ""
+    )
+    suffix = 2
+    while not username:
+        candidate = f"tg{person.id}_{suffix}"
+        if not users.filter(username__iexact=candidate).exists():
+            username = candidate
+        suffix += 1
+    user = users.model(
+        username=username, first_name=person.first_name[:150], last_name=person.last_name[:150]
+    )
+    user.set_unusable_password()
+    user.save()
+    return user
+
+
+def _sign_in_leads_to(telegram_id: int, user) -> None:
+    """allauth's record of the Telegram account follows the identity's account."""
+    SocialAccount.objects.update_or_create(
+        provider=PROVIDER, uid=str(telegram_id), defaults={"user": user}
+    )

@@ -137,7 +137,11 @@ def answer_inline(query_id: str, results: list[dict]) -> str:
 
 @periodic(every=datetime.timedelta(hours=1))
 def forget_old() -> int:
-    """The updates taken over two days ago and the paces of chats whose moment is over."""
-    return services.forget_updates(before=timezone.now() - KEEP_UPDATES) + pace.forget(
-        before=time.time() - 60
+    """The updates taken over two days ago, the paces of chats whose moment is over, and the
+    Mini App's initData used that would be too old to sign in now anyway."""
+    now = timezone.now()
+    return (
+        services.forget_updates(before=now - KEEP_UPDATES)
+        + pace.forget(before=time.time() - 60)
+        + services.forget_used_init_data(before=now)
     )

@@ -44,6 +44,7 @@ def django_modules(modules: list[str]) -> list[str]:
         "cards101.analysis.positions",
         "cards101.analysis.practice",
         "telegram.updates",
+        "telegram.webapp",
         "tournaments.seating",
         "stats.ratings",
         "stats.chances",
