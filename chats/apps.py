@@ -8,4 +8,4 @@ class ChatsConfig(AppConfig):
     verbose_name = "Group chats"
 
     def ready(self) -> None:
-        from chats import commands, receivers  # noqa: F401  (registered on import)
+        from chats import commands, receivers, tables  # noqa: F401  (registered on import)

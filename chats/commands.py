@@ -1,14 +1,16 @@
 """The bot's commands in a group (on telegram's router): `/club <code>` links the group to the
 club whose director asked for the code, as does the link that adds the bot to a group (it
-sends `/start <code>` there)."""
+sends `/start <code>` there); `/play` opens a table of the group, and its buttons (`join:`,
+`start:`) seat people and deal."""
 
 from __future__ import annotations
 
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.translation import gettext as _
 
 from chats import services
-from telegram import router, updates
+from telegram import outbox, router, updates
 from telegram.router import Heard
 
 
@@ -23,3 +25,39 @@ def club(heard: Heard) -> None:
             "chats/linked.html", {"linked": linked, "asked": bool(code), "chat": heard.chat}
         )
     heard.reply(html.strip())
+
+
+@router.command("play", chats=tuple(updates.GROUPS))
+def play_here(heard: Heard) -> None:
+    """`/play`: a table of this group, to join with a button."""
+    person = heard.update.sender
+    if heard.chat is None or person is None:
+        return
+    language = heard.language if heard.language in ("ru", "en") else "ru"
+    services.open_table(chat=heard.chat, person=person, language=language)
+
+
+def _tap(heard: Heard, act) -> None:
+    query = heard.update.callback_query
+    rest = query.data.partition(":")[2]
+    language = heard.language if heard.language in ("ru", "en") else "ru"
+    with translation.override(language):
+        if heard.chat is None or not rest.isdigit():
+            outbox.answer_tap(query.id, _("This button is no longer in use."))
+            return
+        try:
+            act(group_table_id=int(rest), chat=heard.chat, person=query.sender)
+        except services.TapRefused as refused:
+            outbox.answer_tap(query.id, str(refused))
+            return
+        outbox.answer_tap(query.id)
+
+
+@router.tap("join")
+def join_tap(heard: Heard) -> None:
+    _tap(heard, services.join_table)
+
+
+@router.tap("start")
+def start_tap(heard: Heard) -> None:
+    _tap(heard, services.start_table)

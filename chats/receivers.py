@@ -1,5 +1,6 @@
-"""What a club's group is told, heard from the apps below: a night opened (clubs), a round
-seated (tournaments), a night finished (its season's table); and a group the bot left."""
+"""What a group is told, heard from the apps below: for a club's group, a night opened
+(clubs), a round seated (tournaments), a night finished (its season's table); for a group's
+table, each change of it (play); and a group the bot left."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from django.dispatch import receiver
 from chats import panels, queries, services
 from clubs import queries as club_queries
 from clubs.signals import club_panels, night_opened
+from play.signals import table_changed
 from telegram.signals import chat_closed
 from tournaments.models import Tournament
 from tournaments.signals import round_seated, tournament_settled
@@ -37,6 +39,11 @@ def season_told(sender, *, tournament, **kwargs) -> None:
     season = club_queries.season_on_date(tournament.club_id, tournament.date)
     if club_chat is not None and season is not None:
         services.tell_season_after(club_chat=club_chat, night=tournament, season=season)
+
+
+@receiver(table_changed)
+def table_followed(sender, *, table, **kwargs) -> None:
+    services.follow_table(table=table)
 
 
 @receiver(chat_closed)

@@ -8,13 +8,18 @@ import datetime
 import secrets
 
 from django.db import transaction
+from django.template.loader import render_to_string
 from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
-from chats import messages
-from chats.models import ChatCode, ClubChat
+from cards101.rules import PRESETS
+from chats import messages, tables
+from chats.models import ChatCode, ClubChat, GroupSeat, GroupTable
 from clubs import rights
 from clubs.models import Club
+from play import services as play
 from telegram import outbox
+from telegram import services as telegram_services
 from telegram.models import Chat
 from tournaments.models import Tournament, TournamentRound
 
@@ -100,3 +105,126 @@ def tell_season_after(*, club_chat: ClubChat, night: Tournament, season) -> None
     with translation.override(club_chat.language):
         html, buttons = messages.season_table(season, night)
     _post(club_chat, f"season:{season.pk}:{night.pk}", html, buttons)
+
+
+# --- a group's played tables (/play) ----------------------------------------------------------
+
+
+class TapRefused(Exception):
+    """A button pressed by someone it is not for, or too late: said briefly, nothing done."""
+
+
+def _seat_name(person) -> str:
+    return (person.first_name or person.username or str(person.id))[:128]
+
+
+def open_table(*, chat: Chat, person, language: str) -> GroupTable:
+    """`/play` in a group: a table `person` opened (signed in by their Telegram account, a new
+    account if need be), they its first seat; its post has a button to join and one to start."""
+    with transaction.atomic():
+        user = telegram_services.sign_in(person)
+        group_table = GroupTable.objects.create(chat=chat, opened_by=user, language=language)
+        GroupSeat.objects.create(
+            group_table=group_table, user=user, telegram_id=person.id, name=_seat_name(person)
+        )
+        _show(group_table)
+    return group_table
+
+
+def _locked(group_table_id: int) -> GroupTable:
+    found = GroupTable.objects.select_for_update().filter(pk=group_table_id).first()
+    if found is None:
+        raise TapRefused(_("This table is gone."))
+    return found
+
+
+def join_table(*, group_table_id: int, chat: Chat, person) -> GroupTable:
+    with transaction.atomic():
+        group_table = _locked(group_table_id)
+        if group_table.chat_id != chat.pk:
+            raise TapRefused(_("This table is another chat's."))
+        if group_table.status != GroupTable.Status.OPEN:
+            raise TapRefused(_("This table has started: join the next one."))
+        seats = list(group_table.seats.all())
+        if any(seat.telegram_id == person.id for seat in seats):
+            raise TapRefused(_("You are at this table already."))
+        if len(seats) >= tables.MOST_SEATS:
+            raise TapRefused(_("Every seat at this table is taken."))
+        user = telegram_services.sign_in(person)
+        GroupSeat.objects.create(
+            group_table=group_table, user=user, telegram_id=person.id, name=_seat_name(person)
+        )
+        _show(group_table)
+    return group_table
+
+
+def start_table(*, group_table_id: int, chat: Chat, person) -> GroupTable:
+    """The one who opened the table deals: a played table of the site, its seats the people
+    who joined, in order (and a bot beside one left alone), on the chats' move clock."""
+    with transaction.atomic():
+        group_table = _locked(group_table_id)
+        if group_table.chat_id != chat.pk:
+            raise TapRefused(_("This table is another chat's."))
+        if group_table.status != GroupTable.Status.OPEN:
+            raise TapRefused(_("This table has started already."))
+        seats = list(group_table.seats.select_related("user"))
+        if seats[0].telegram_id != person.id:
+            raise TapRefused(
+                _("Only whoever opened the table starts it: %(name)s.") % {"name": seats[0].name}
+            )
+        places = (
+            [play.ME] + [play.OPEN] * (len(seats) - 1) + (["greedy"] if len(seats) == 1 else [])
+        )
+        table = play.create_table(
+            by=seats[0].user,
+            preset="classic",
+            variant=PRESETS["classic"],
+            seats=places,
+            move_seconds=tables.MOVE_SECONDS,
+        )
+        group_table.table = table
+        group_table.status = GroupTable.Status.PLAYING
+        group_table.save(update_fields=["table", "status"])
+        for seat in seats[1:]:
+            play.join(table=table, user=seat.user, invite=table.invite)
+        _show(group_table)
+    return group_table
+
+
+def follow_table(*, table) -> None:
+    """The table moved on (play.signals.table_changed, in its transaction): its group's
+    journal, and a mention of the person whose turn it now is (once a turn)."""
+    group_table = GroupTable.objects.filter(table=table).select_related("chat").first()
+    if group_table is None or group_table.status == GroupTable.Status.OPEN:
+        return
+    if table.status == table.Status.FINISHED and group_table.status != GroupTable.Status.CLOSED:
+        GroupTable.objects.filter(pk=group_table.pk).update(status=GroupTable.Status.CLOSED)
+        group_table.status = GroupTable.Status.CLOSED
+    _show(group_table)
+    _mention_turn(group_table, table)
+
+
+def _show(group_table: GroupTable) -> None:
+    with translation.override(group_table.language):
+        if group_table.table is None:
+            html, buttons = tables.lobby(group_table)
+        else:
+            html, buttons = tables.journal(group_table)
+    outbox.post(group_table.chat, f"table:{group_table.pk}", html, buttons=buttons)
+
+
+def _mention_turn(group_table: GroupTable, table) -> None:
+    seat_position = table.clock_seat
+    if seat_position is None or table.status != table.Status.PLAYING:
+        return
+    turn = table.moves_made
+    if group_table.told_turn == turn:
+        return
+    seat = table.seats.filter(position=seat_position).select_related("user").first()
+    person = group_table.seats.filter(user=seat.user).first() if seat and seat.user else None
+    if person is None:
+        return
+    GroupTable.objects.filter(pk=group_table.pk).update(told_turn=turn)
+    with translation.override(group_table.language):
+        html = render_to_string("chats/your_turn.html", {"seat": person}).strip()
+    outbox.say(group_table.chat.chat_id, html)

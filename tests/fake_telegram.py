@@ -235,3 +235,21 @@ def login_widget_result(person: dict, *, auth_date: int, token: str = TOKEN) -> 
     digest = hmac.new(hashlib.sha256(token.encode()).digest(), check.encode(), hashlib.sha256)
     values["hash"] = digest.hexdigest()
     return base64.b64encode(json.dumps(values).encode()).decode()
+
+
+def tap(
+    number: int,
+    chat_id: int,
+    data: str,
+    *,
+    sender: int,
+    first_name: str = "A",
+    language: str = "ru",
+    message_id: int = 1,
+) -> dict:
+    """A tap on a button of the bot's message `message_id` in the chat."""
+    person = {"id": sender, "is_bot": False, "first_name": first_name, "language_code": language}
+    chat = {"id": chat_id, "type": "group", "title": "The club"}
+    message = {"message_id": message_id, "date": 0, "chat": chat, "text": "…"}
+    query = {"id": f"tap-{number}", "from": person, "message": message, "data": data}
+    return {"update_id": number, "callback_query": query}

@@ -1,0 +1,69 @@
+"""A group's played tables (`/play`): the words of their post in the group (Telegram's HTML,
+from templates), read only from what every seat may see: the top card, whose move, the last
+moves and the totals; never a card of anyone's hand. The Mini App's link to a table
+(`t<id>`) is play's (play/telegram_start.py)."""
+
+from __future__ import annotations
+
+from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+from cards101.engine import Game
+from cards101.rules import parse_card
+from chats.models import GroupTable
+from core.http import absolute
+from games.labels import card_notation
+from play import queries as play_queries
+from play.board import describe
+from telegram import start
+
+# A table of a group: 2 to 4 people (a bot joins one left alone), the move clock of chats.
+MOST_SEATS = 4
+MOVE_SECONDS = 120
+LAST_MOVES = 3
+
+
+def lobby(group_table: GroupTable) -> tuple[str, list]:
+    """The open table: who has joined, a button to join and one to start."""
+    seats = list(group_table.seats.all())
+    html = render_to_string("chats/table_open.html", {"seats": seats, "most": MOST_SEATS})
+    buttons = [
+        [{"text": pgettext("a table's seat", "Join"), "callback_data": f"join:{group_table.pk}"}],
+        [{"text": _("Start"), "callback_data": f"start:{group_table.pk}"}],
+    ]
+    return html.strip(), buttons
+
+
+def journal(group_table: GroupTable) -> tuple[str, list]:
+    """The table being played, or its end: what every seat may see, and the way to one's
+    hand (the Mini App, or the site where it is not set up)."""
+    table = group_table.table
+    names = {seat.position: _seat_name(seat) for seat in table.seats.select_related("player")}
+    view = play_queries.public_view(Game.from_json(table.state).view(0)) if table.state else {}
+    events = [describe(event, names) for event in view.get("log", [])[-LAST_MOVES:]]
+    top = view.get("top")
+    context = {
+        "table": table,
+        "view": view,
+        "top": card_notation(parse_card(top)) if top else "",
+        "to_move": names.get(view.get("to_move")) if view and not view.get("round_over") else "",
+        "events": events,
+        "totals": [
+            (names[position], total) for position, total in enumerate(view.get("totals", []))
+        ],
+        "over": view.get("match_over", False),
+    }
+    html = render_to_string("chats/table_journal.html", context)
+    if context["over"]:
+        link = [{"text": _("The replay"), "url": absolute(table.get_absolute_url())}]
+    else:
+        opened = start.link(f"t{table.pk}") or absolute(table.get_absolute_url())
+        link = [{"text": _("My hand"), "url": opened}]
+    return html.strip(), [link]
+
+
+def _seat_name(seat) -> str:
+    if seat.bot:
+        return str(seat.player) if seat.player else seat.bot
+    return seat.player.name if seat.player else "?"
