@@ -289,8 +289,9 @@ def test_the_lobby_costs_the_same_however_many_tables(
 # test) the table, locked, with its match, and its seats with their players, read once each;
 # the move kept and the table saved; after the commit, the event that tells the watchers (a
 # row when the database carries them, as `make run` does; none on Redis); and the mover marked
-# as watching the table (play.presence: nobody is told elsewhere of a move they see).
-MOVE = 2 + 2 + 2 + 2 + 1 + 1
+# as watching the table (play.presence: nobody is told elsewhere of a move they see); and
+# whether the table is a group chat's, whose journal follows it (chats, play.signals).
+MOVE = 2 + 2 + 2 + 2 + 1 + 1 + 1
 
 
 def test_a_move_reads_the_table_and_its_seats_once(

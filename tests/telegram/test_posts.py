@@ -62,14 +62,26 @@ def test_a_post_is_edited_after_it_was_sent_never_sent_again(api, chat):
     ]
 
 
-def test_the_same_words_again_are_no_error(api, chat):
+def test_the_same_words_again_write_and_send_nothing(api, chat):
     post(chat, "Счёт: 40")
     run_tasks()
     post(chat, "Счёт: 40")
     run_tasks()
     shown = Post.objects.get()
-    assert (shown.shown, shown.revision) == (2, 2)
+    assert (shown.shown, shown.revision) == (1, 1)
+    assert api.called("editMessageText") == []
     assert api.shown(GROUP) == [{"text": "Счёт: 40", "buttons": []}]
+
+
+def test_an_edit_telegram_finds_unchanged_is_no_error(api, chat):
+    post(chat, "Счёт: 40")
+    run_tasks()
+    post(chat, "Счёт: 41")
+    api.messages[GROUP][next(iter(api.messages[GROUP]))]["text"] = "Счёт: 41"  # shown already
+    run_tasks()
+    shown = Post.objects.get()
+    assert (shown.shown, shown.revision) == (2, 2)
+    assert len(api.called("editMessageText")) == 1
 
 
 def test_a_message_someone_deleted_is_sent_anew(api, chat):
