@@ -10,6 +10,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from chats import services
+from chats.models import GroupTable
 from telegram import outbox, router, updates
 from telegram.router import Heard
 
@@ -37,9 +38,21 @@ def play_here(heard: Heard) -> None:
     services.open_table(chat=heard.chat, person=person, language=language)
 
 
-def _tap(heard: Heard, act) -> None:
+@router.command("score", chats=tuple(updates.GROUPS))
+def score_here(heard: Heard) -> None:
+    """`/score`: a score sheet of real cards for the people at the table, joined by a button."""
+    person = heard.update.sender
+    if heard.chat is None or person is None:
+        return
+    language = heard.language if heard.language in ("ru", "en") else "ru"
+    services.open_table(
+        chat=heard.chat, person=person, language=language, kind=GroupTable.Kind.SCORE
+    )
+
+
+def _tap(heard: Heard, act, rest: str | None = None) -> None:
     query = heard.update.callback_query
-    rest = query.data.partition(":")[2]
+    rest = query.data.partition(":")[2] if rest is None else rest
     language = heard.language if heard.language in ("ru", "en") else "ru"
     with translation.override(language):
         if heard.chat is None or not rest.isdigit():
@@ -61,3 +74,17 @@ def join_tap(heard: Heard) -> None:
 @router.tap("start")
 def start_tap(heard: Heard) -> None:
     _tap(heard, services.start_table)
+
+
+@router.tap("confirm")
+def confirm_tap(heard: Heard) -> None:
+    """`confirm:<table>:<round>`: a round of the group's sheet confirmed."""
+
+    def confirm(*, group_table_id: int, chat, person) -> None:
+        services.confirm_in_chat(
+            group_table_id=group_table_id, round_id=round_id, chat=chat, person=person
+        )
+
+    table_part, _sep, round_part = heard.update.callback_query.data.partition(":")[2].partition(":")
+    round_id = int(round_part) if round_part.isdigit() else 0
+    _tap(heard, confirm, rest=table_part)

@@ -41,9 +41,14 @@ class ChatCode(models.Model):
 
 
 class GroupTable(models.Model):
-    """A table opened in a group by `/play`: people join with a button until the one who
-    opened it starts it; then it is a played table of the site (`table`), whose journal the
-    group reads (one message the bot keeps up to date)."""
+    """A table opened in a group: by `/play`, a table played on the site (`table`); by
+    `/score`, a score sheet of real cards (`match`). People join with a button until the one
+    who opened it starts it; then the group reads its journal (one message the bot keeps up
+    to date)."""
+
+    class Kind(models.TextChoices):
+        PLAY = "play", _("played on the site")
+        SCORE = "score", _("a score sheet")
 
     class Status(models.TextChoices):
         OPEN = "open", _("open")
@@ -54,7 +59,15 @@ class GroupTable(models.Model):
     opened_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
     )
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.PLAY)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
+    match = models.OneToOneField(
+        "games.Match",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="group_table",
+    )
     table = models.OneToOneField(
         "play.PlayTable",
         null=True,

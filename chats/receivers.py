@@ -9,6 +9,7 @@ from django.dispatch import receiver
 from chats import panels, queries, services
 from clubs import queries as club_queries
 from clubs.signals import club_panels, night_opened
+from games.signals import sheet_changed
 from play.signals import table_changed
 from telegram.signals import chat_closed
 from tournaments.models import Tournament
@@ -44,6 +45,11 @@ def season_told(sender, *, tournament, **kwargs) -> None:
 @receiver(table_changed)
 def table_followed(sender, *, table, **kwargs) -> None:
     services.follow_table(table=table)
+
+
+@receiver(sheet_changed)
+def sheet_followed(sender, *, match, **kwargs) -> None:
+    services.follow_sheet(match=match)
 
 
 @receiver(chat_closed)

@@ -17,6 +17,9 @@ from chats import messages, tables
 from chats.models import ChatCode, ClubChat, GroupSeat, GroupTable
 from clubs import rights
 from clubs.models import Club
+from games import services as games
+from games.models import Player
+from games.services import GameError
 from play import services as play
 from telegram import outbox
 from telegram import services as telegram_services
@@ -118,12 +121,17 @@ def _seat_name(person) -> str:
     return (person.first_name or person.username or str(person.id))[:128]
 
 
-def open_table(*, chat: Chat, person, language: str) -> GroupTable:
-    """`/play` in a group: a table `person` opened (signed in by their Telegram account, a new
-    account if need be), they its first seat; its post has a button to join and one to start."""
+def open_table(
+    *, chat: Chat, person, language: str, kind: str = GroupTable.Kind.PLAY
+) -> GroupTable:
+    """`/play` (or `/score`, `kind`) in a group: a table `person` opened (signed in by their
+    Telegram account, a new account if need be), they its first seat; its post has a button
+    to join and one to start."""
     with transaction.atomic():
         user = telegram_services.sign_in(person)
-        group_table = GroupTable.objects.create(chat=chat, opened_by=user, language=language)
+        group_table = GroupTable.objects.create(
+            chat=chat, opened_by=user, language=language, kind=kind
+        )
         GroupSeat.objects.create(
             group_table=group_table, user=user, telegram_id=person.id, name=_seat_name(person)
         )
@@ -172,6 +180,8 @@ def start_table(*, group_table_id: int, chat: Chat, person) -> GroupTable:
             raise TapRefused(
                 _("Only whoever opened the table starts it: %(name)s.") % {"name": seats[0].name}
             )
+        if group_table.kind == GroupTable.Kind.SCORE:
+            return _start_sheet(group_table, seats)
         places = (
             [play.ME] + [play.OPEN] * (len(seats) - 1) + (["greedy"] if len(seats) == 1 else [])
         )
@@ -191,6 +201,57 @@ def start_table(*, group_table_id: int, chat: Chat, person) -> GroupTable:
     return group_table
 
 
+def _start_sheet(group_table: GroupTable, seats: list[GroupSeat]) -> GroupTable:
+    """A score sheet of real cards: a match of the site whose players are the joined people's
+    (each keeps score: rounds are entered on the sheet, in the Mini App), each round
+    confirmed by a second of them."""
+    if len(seats) < 2:
+        raise TapRefused(_("A score sheet needs at least two players: wait for them to join."))
+    opener = seats[0].user
+    match = games.create_match(
+        created_by=opener,
+        players=[Player.objects.get(user=seat.user) for seat in seats],
+        preset="classic",
+        variant=PRESETS["classic"],
+        confirm_results=True,
+    )
+    for seat in seats[1:]:
+        games.add_scorekeeper(match=match, username=seat.user.get_username(), by=opener)
+    group_table.match = match
+    group_table.status = GroupTable.Status.PLAYING
+    group_table.save(update_fields=["match", "status"])
+    _show(group_table)
+    return group_table
+
+
+def follow_sheet(*, match) -> None:
+    """The sheet changed (games.signals.sheet_changed, in its transaction): its journal."""
+    group_table = GroupTable.objects.filter(match=match).select_related("chat").first()
+    if group_table is None:
+        return
+    if match.is_finished and group_table.status != GroupTable.Status.CLOSED:
+        GroupTable.objects.filter(pk=group_table.pk).update(status=GroupTable.Status.CLOSED)
+        group_table.status = GroupTable.Status.CLOSED
+    group_table.match = match
+    _show(group_table)
+
+
+def confirm_in_chat(*, group_table_id: int, round_id: int, chat: Chat, person) -> None:
+    """A round of the group's sheet confirmed by a tap: by another of its players (the
+    sheet's own rule, games.services.confirm_round)."""
+    with transaction.atomic():
+        group_table = _locked(group_table_id)
+        if group_table.chat_id != chat.pk or group_table.match is None:
+            raise TapRefused(_("This button is no longer in use."))
+        if not group_table.seats.filter(telegram_id=person.id).exists():
+            raise TapRefused(_("Only the players at this table confirm its rounds."))
+        user = telegram_services.sign_in(person)
+        try:
+            games.confirm_round(match=group_table.match, round_id=round_id, by=user)
+        except GameError as error:
+            raise TapRefused(str(error)) from None
+
+
 def follow_table(*, table) -> None:
     """The table moved on (play.signals.table_changed, in its transaction): its group's
     journal, and a mention of the person whose turn it now is (once a turn)."""
@@ -206,7 +267,9 @@ def follow_table(*, table) -> None:
 
 def _show(group_table: GroupTable) -> None:
     with translation.override(group_table.language):
-        if group_table.table is None:
+        if group_table.match is not None:
+            html, buttons = tables.sheet_journal(group_table)
+        elif group_table.table is None:
             html, buttons = tables.lobby(group_table)
         else:
             html, buttons = tables.journal(group_table)

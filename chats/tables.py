@@ -14,6 +14,7 @@ from cards101.rules import parse_card
 from chats.models import GroupTable
 from core.http import absolute
 from games.labels import card_notation
+from games.sheet import Sheet
 from play import queries as play_queries
 from play.board import describe
 from telegram import start
@@ -27,7 +28,10 @@ LAST_MOVES = 3
 def lobby(group_table: GroupTable) -> tuple[str, list]:
     """The open table: who has joined, a button to join and one to start."""
     seats = list(group_table.seats.all())
-    html = render_to_string("chats/table_open.html", {"seats": seats, "most": MOST_SEATS})
+    score = group_table.kind == GroupTable.Kind.SCORE
+    html = render_to_string(
+        "chats/table_open.html", {"seats": seats, "most": MOST_SEATS, "score": score}
+    )
     buttons = [
         [{"text": pgettext("a table's seat", "Join"), "callback_data": f"join:{group_table.pk}"}],
         [{"text": _("Start"), "callback_data": f"start:{group_table.pk}"}],
@@ -67,3 +71,45 @@ def _seat_name(seat) -> str:
     if seat.bot:
         return str(seat.player) if seat.player else seat.bot
     return seat.player.name if seat.player else "?"
+
+
+def sheet_journal(group_table: GroupTable) -> tuple[str, list]:
+    """A score sheet of real cards: after each round, each player's total, who reset at
+    exactly 101 and who is out; a button for each round waiting to be confirmed, and the way
+    to the sheet (where rounds are entered)."""
+    sheet = Sheet(group_table.match)
+    names = {seat.pk: str(seat.player) for seat in sheet.seats}
+    last = sheet.rows[-1] if sheet.rows else None
+    events = []
+    if last is not None:
+        for cell in last.cells:
+            if cell is not None and cell.event in EVENT_WORDS:
+                events.append(EVENT_WORDS[cell.event]() % {"name": names[cell.seat_id]})
+    context = {
+        "match": group_table.match,
+        "last": last,
+        "totals": [(names[seat.pk], seat.total, seat.has_lost) for seat in sheet.seats],
+        "events": events,
+        "over": group_table.match.is_finished,
+    }
+    html = render_to_string("chats/sheet_journal.html", context)
+    buttons = [
+        [
+            {
+                "text": _("Confirm round %(number)s") % {"number": waiting.round.number},
+                "callback_data": f"confirm:{group_table.pk}:{round_id}",
+            }
+        ]
+        for round_id, waiting in sheet.awaiting.items()
+    ]
+    path = group_table.match.get_absolute_url()
+    opened = start.link(f"m{group_table.match.pk}") or absolute(path)
+    buttons.append([{"text": _("The score sheet"), "url": opened}])
+    return html.strip(), buttons
+
+
+EVENT_WORDS = {
+    "reset_to_0": lambda: _("%(name)s reset at exactly 101: back to 0"),
+    "reset_to_50": lambda: _("%(name)s reset at exactly 100: back to 50"),
+    "lost": lambda: _("%(name)s is out"),
+}

@@ -13,7 +13,10 @@ from games.models import Player
 @receiver(post_save, sender=settings.AUTH_USER_MODEL)
 def create_player_for_new_account(sender, instance, created: bool, raw: bool = False, **kwargs):
     if created and not raw:
-        Player.objects.get_or_create(user=instance, defaults={"name": instance.get_username()})
+        # Named as the person is called where the account has a name (one made by signing in
+        # with Telegram: "Аня", not "tg7001"), else by its username.
+        name = (instance.get_full_name() or instance.get_username())[:40]
+        Player.objects.get_or_create(user=instance, defaults={"name": name})
 
 
 results_changed = Signal()
@@ -23,6 +26,12 @@ one was corrected, reopened, deleted, or marked rated or unrated. Keyword argume
 (the rules' pool), `since`, the (finished_at, match id) of the earliest finished result the
 change touches (every finished match of that preset from there on may read differently), and
 `players`: the ids of a deleted match's players, whose rows about it went with it."""
+
+sheet_changed = Signal()
+"""Sent by the services whenever a match's version moves (a round entered, corrected,
+confirmed, deleted; the match finished or reopened), inside the writing transaction, after
+the match's lock: `match`. A receiver writes what follows (a group chat's journal of the
+sheet) in that transaction."""
 
 hidden_players_seen = Signal()
 """Asked which players who hide their name a signed-in `user` may see, besides themselves and

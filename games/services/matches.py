@@ -231,6 +231,7 @@ def mark_changed(match: Match, *fields: str) -> None:
     the transaction commits."""
     live.moved(match, *fields)
     owners.owner_of(match).changed(match)
+    signals.sheet_changed.send(sender=Match, match=match)
 
 
 def announce_results(

@@ -9,6 +9,7 @@ import pytest
 from cards101.engine import Game
 from cards101.rules import parse_card
 from chats.models import GroupTable
+from games import services as games
 from games.labels import card_notation
 from play import services as play
 from play.models import PlayTable
@@ -141,3 +142,55 @@ def test_an_update_posted_twice_seats_once(api):
     play_in_group(number=1)
     assert GroupTable.objects.count() == 1
     assert group_table.seats.count() == 2
+
+
+# --- /score: a score sheet of real cards -----------------------------------------------------
+
+
+def score_in_group() -> GroupTable:
+    body = update(GROUP, "/score", chat_type="group", sender=ANYA, number=1, language="ru")
+    body["message"]["from"]["first_name"] = "Аня"
+    router.handle(body)
+    group_table = GroupTable.objects.get()
+    pressed(2, f"join:{group_table.pk}", BORYA, "Боря")
+    pressed(3, f"join:{group_table.pk}", VERA, "Вера")
+    pressed(4, f"start:{group_table.pk}", ANYA, "Аня")
+    group_table.refresh_from_db()
+    return group_table
+
+
+def test_three_people_keep_score_of_real_cards_from_the_chat(api):
+    group_table = score_in_group()
+    match = group_table.match
+    players = [seat.player for seat in match.seats.order_by("position")]
+    accounts = [player.user.telegram_identity.telegram_id for player in players]
+    assert accounts == [ANYA, BORYA, VERA]
+    anya, borya = players[0].user, players[1].user
+    assert "Аня" in journal(api)["text"]
+    # Borya enters a round on the sheet (the Mini App opens the site's own sheet for him).
+    outcomes = {0: {"points": 40}, 1: {"out": "QS"}, 2: {"points": 101}}
+    games.record_round(match=match, outcomes=outcomes, version=match.version, by=borya)
+    shown = journal(api)
+    assert "после раунда 1" in shown["text"]
+    confirm = [b for row in shown["buttons"] for b in row if "callback_data" in b]
+    assert [b["text"] for b in confirm] == ["Подтвердить раунд 1"]
+    # Someone who is not at the table cannot confirm it; Anya can.
+    pressed(5, confirm[0]["callback_data"], STRANGER, "Чужой")
+    match.refresh_from_db()
+    assert match.unconfirmed_rounds == 1
+    pressed(6, confirm[0]["callback_data"], ANYA, "Аня")
+    shown = journal(api)
+    assert [b for row in shown["buttons"] for b in row if "callback_data" in b] == []
+    assert "Аня: 40" in shown["text"]
+    assert anya.pk == match.created_by_id
+    told = answers(api)
+    assert "Подтверждают раунды только игроки за этим столом." in told
+
+
+def test_a_score_sheet_needs_two_people(api):
+    body = update(GROUP, "/score", chat_type="group", sender=ANYA, number=1, language="ru")
+    router.handle(body)
+    group_table = GroupTable.objects.get()
+    pressed(2, f"start:{group_table.pk}", ANYA, "A")
+    assert GroupTable.objects.get().match is None
+    assert answers(api)[-1] == "Для записи счёта нужно хотя бы двое: подождите, пока сядут."
