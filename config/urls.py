@@ -2,6 +2,8 @@
 (allauth), language switch, admin."""
 
 from allauth.account.decorators import secure_admin_login
+from allauth.socialaccount import views as socialaccount_views
+from allauth.socialaccount.providers.telegram import views as telegram_login_views
 from django.contrib import admin
 from django.urls import include, path
 
@@ -31,6 +33,28 @@ urlpatterns = [
     # Where the webhook was until Telegram became an app of its own: a bot whose webhook was
     # set then goes on posting there until `manage.py telegram_webhook` is run again.
     path("notifications/telegram/", include(telegram_urls.old_webhook)),
+    # allauth's pages of "Sign in with Telegram" (its Telegram provider) and of third-party
+    # accounts, each under a limit like every other post; allauth's own below is then not reached.
+    path(
+        "accounts/telegram/login/",
+        limit("telegram_login")(telegram_login_views.login),
+        name="telegram_login",
+    ),
+    path(
+        "accounts/telegram/login/callback/",
+        limit("telegram_login")(telegram_login_views.callback),
+        name="telegram_callback",
+    ),
+    path(
+        "accounts/3rdparty/",
+        limit("telegram_login")(socialaccount_views.connections),
+        name="socialaccount_connections",
+    ),
+    path(
+        "accounts/3rdparty/signup/",
+        limit("telegram_login")(socialaccount_views.signup),
+        name="socialaccount_signup",
+    ),
     path("accounts/", include("allauth.urls")),
     # Django's own language switch, with a limit like every other post.
     path("i18n/setlang/", limit("language")(views.set_language_kept), name="set_language"),
