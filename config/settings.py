@@ -555,8 +555,7 @@ SECURE_CSP = {
     "style-src": [CSP.SELF],
     "img-src": [CSP.SELF, "data:"],
     "connect-src": [CSP.SELF],
-    # Telegram's Login Widget: the login's form is answered by a redirect to Telegram's page.
-    "form-action": [CSP.SELF, "https://oauth.telegram.org"],
+    "form-action": [CSP.SELF],
     # Telegram Web opens the Mini App (any page of the site) in a frame of its own; no other
     # site may frame it (docs/telegram.md).
     "frame-ancestors": ["https://web.telegram.org"],
