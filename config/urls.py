@@ -41,7 +41,7 @@ urlpatterns = [
     path("telegram/", include("telegram.urls")),
     # Where the webhook was until Telegram became an app of its own: a bot whose webhook was
     # set then goes on posting there until `manage.py telegram_webhook` is run again.
-    path("notifications/telegram/", include(telegram_urls.old_webhook)),
+    path("notifications/telegram/", include(telegram_urls.before)),
     # allauth's pages of "Sign in with Telegram" (its Telegram provider) and of third-party
     # accounts, each under a limit like every other post; allauth's own below is then not reached.
     path(
