@@ -296,6 +296,9 @@ if CACHES["default"]["BACKEND"] == "core.outages.DegradingRedisCache":
     SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
 else:
     SILENCED_SYSTEM_CHECKS = ["django_ratelimit.E003", "django_ratelimit.W001"]
+# No X-Frame-Options, on purpose: Telegram Web frames the Mini App, and the CSP's
+# frame-ancestors says who may frame the site (SECURE_CSP; docs/telegram.md).
+SILENCED_SYSTEM_CHECKS.append("security.W002")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -429,6 +432,9 @@ RATE_LIMITS = env_rates(
         # Sign-ins from the Mini App (per address: a club's Wi-Fi): each opening of the Mini
         # App is one, a club of a hundred opening it at once fits in a minute.
         "telegram_app": "300/10m",
+        # "Sign in with Telegram" on the site (two posts each: the button, Telegram's answer)
+        # and the pages of accounts from other sites: as many.
+        "telegram_login": "300/10m",
         # Updates Telegram posts to the webhook (per address: Telegram's servers): each is a
         # person writing to the bot (/start, /stop), a handful a minute even on a club night.
         "telegram_update": "600/m",
@@ -550,8 +556,7 @@ SECURE_CSP = {
     "style-src": [CSP.SELF],
     "img-src": [CSP.SELF, "data:"],
     "connect-src": [CSP.SELF],
-    # Telegram's Login Widget: the login's form is answered by a redirect to Telegram's page.
-    "form-action": [CSP.SELF, "https://oauth.telegram.org"],
+    "form-action": [CSP.SELF],
     # Telegram Web opens the Mini App (any page of the site) in a frame of its own; no other
     # site may frame it (docs/telegram.md).
     "frame-ancestors": ["https://web.telegram.org"],

@@ -2,8 +2,12 @@
 (allauth), language switch, admin."""
 
 from allauth.account.decorators import secure_admin_login
+from allauth.socialaccount import views as socialaccount_views
+from allauth.socialaccount.providers.telegram import views as telegram_login_views
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
+from django.views.decorators.csp import csp_override
 
 from config import views
 from core.limits import limit
@@ -12,6 +16,13 @@ from telegram import urls as telegram_urls
 # The admin logs in through the site's login page, behind allauth's rate limits; its own
 # login form has none.
 admin.site.login = secure_admin_login(admin.site.login)
+
+# "Sign in with Telegram" posts to the site, which answers with a redirect to Telegram's login
+# page; a browser holds that redirect to the form-action of the page the form is on: this one.
+TELEGRAM_LOGIN_FORMS = {
+    **settings.SECURE_CSP,
+    "form-action": [*settings.SECURE_CSP["form-action"], "https://oauth.telegram.org"],
+}
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -31,7 +42,29 @@ urlpatterns = [
     path("chats/", include("chats.urls")),
     # Where the webhook was until Telegram became an app of its own: a bot whose webhook was
     # set then goes on posting there until `manage.py telegram_webhook` is run again.
-    path("notifications/telegram/", include(telegram_urls.old_webhook)),
+    path("notifications/telegram/", include(telegram_urls.before)),
+    # allauth's pages of "Sign in with Telegram" (its Telegram provider) and of third-party
+    # accounts, each under a limit like every other post; allauth's own below is then not reached.
+    path(
+        "accounts/telegram/login/",
+        limit("telegram_login")(csp_override(TELEGRAM_LOGIN_FORMS)(telegram_login_views.login)),
+        name="telegram_login",
+    ),
+    path(
+        "accounts/telegram/login/callback/",
+        limit("telegram_login")(telegram_login_views.callback),
+        name="telegram_callback",
+    ),
+    path(
+        "accounts/3rdparty/",
+        limit("telegram_login")(socialaccount_views.connections),
+        name="socialaccount_connections",
+    ),
+    path(
+        "accounts/3rdparty/signup/",
+        limit("telegram_login")(socialaccount_views.signup),
+        name="socialaccount_signup",
+    ),
     path("accounts/", include("allauth.urls")),
     # Django's own language switch, with a limit like every other post.
     path("i18n/setlang/", limit("language")(views.set_language_kept), name="set_language"),

@@ -228,6 +228,10 @@ NOT_DONE = {
     "telegram_update": gettext_lazy(
         "Too many messages came from Telegram in a short time: this one was not read."
     ),
+    "telegram_login": gettext_lazy(
+        "Too many sign-ins with Telegram came from here in a short time: you were not signed "
+        "in. Try again in a few minutes."
+    ),
     "telegram_app": gettext_lazy(
         "Too many people signed in from Telegram here in a short time: you were not signed in. "
         "Open the Mini App again in a few minutes."

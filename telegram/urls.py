@@ -13,6 +13,6 @@ urlpatterns = [
     path("app/login/", views.app_login, name="app_login"),
 ]
 
-# Where the webhook was until Telegram became an app of its own (config/urls.py mounts it at
-# /notifications/telegram/): a bot whose webhook was set then goes on posting there.
-old_webhook = [path("<str:secret>/", views.webhook)]
+# Where the webhook was until Telegram became an app of its own (/notifications/telegram/): a
+# bot whose webhook was set then posts there until `manage.py telegram_webhook` runs again.
+before = [path("<str:secret>/", views.webhook)]

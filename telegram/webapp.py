@@ -29,6 +29,10 @@ class WebAppData(msgspec.Struct, frozen=True):
     user: User
     auth_date: int
     start_param: str = ""
+    # Where it was opened from, when from a chat's link: "private", "group", "supergroup",
+    # "channel" or "sender", and the chat's opaque id for Mini Apps (not its chat id).
+    chat_type: str = ""
+    chat_instance: str = ""
     # The signature itself: the mark that it has been used (telegram.models.UsedInitData). Not
     # the raw string, which may be sent again re-encoded or with its fields in another order.
     signature: str = ""
@@ -77,5 +81,7 @@ def read_init_data(
         user=user,
         auth_date=int(auth_date),
         start_param=fields.get("start_param", ""),
+        chat_type=fields.get("chat_type", ""),
+        chat_instance=fields.get("chat_instance", ""),
         signature=given,
     )

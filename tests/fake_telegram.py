@@ -121,6 +121,48 @@ class FakeHandler(BaseHTTPRequestHandler):
         pass
 
 
+def init_data(
+    person: dict | None,
+    *,
+    auth_date: int | None,
+    start_param: str = "",
+    token: str = TOKEN,
+    **fields: str,
+) -> str:
+    """A Mini App's initData as Telegram gives it to a page, signed here with `token` the way
+    Telegram documents (computed apart from telegram.webapp, so that a mistake there shows)."""
+    import hashlib
+    import hmac
+    from urllib.parse import urlencode
+
+    values = {"query_id": "AAHdF6IQAAAAAN0XohDhrOrc"}
+    if person is not None:
+        values["user"] = json.dumps(person, ensure_ascii=False, separators=(",", ":"))
+    if auth_date is not None:
+        values["auth_date"] = str(auth_date)
+    if start_param:
+        values["start_param"] = start_param
+    values |= fields
+    check = "\n".join(f"{key}={values[key]}" for key in sorted(values))
+    secret = hmac.new(b"WebAppData", token.encode(), hashlib.sha256).digest()
+    values["hash"] = hmac.new(secret, check.encode(), hashlib.sha256).hexdigest()
+    return urlencode(values)
+
+
+def login_widget_result(person: dict, *, auth_date: int, token: str = TOKEN) -> str:
+    """What Telegram's Login Widget hands back (tgAuthResult): the person's fields and their
+    hash under SHA-256 of the token, as JSON in base64."""
+    import base64
+    import hashlib
+    import hmac
+
+    values = {**person, "auth_date": auth_date}
+    check = "\n".join(f"{key}={values[key]}" for key in sorted(values))
+    digest = hmac.new(hashlib.sha256(token.encode()).digest(), check.encode(), hashlib.sha256)
+    values["hash"] = digest.hexdigest()
+    return base64.b64encode(json.dumps(values).encode()).decode()
+
+
 class PaceClock:
     """The pace's clock: its waits move it instead of taking real seconds."""
 
@@ -193,48 +235,6 @@ def member_update(number: int, chat: dict, status: str, *, sender: int = 5550001
             "new_chat_member": {"user": me, "status": status},
         },
     }
-
-
-def init_data(
-    person: dict | None,
-    *,
-    auth_date: int | None,
-    start_param: str = "",
-    token: str = TOKEN,
-    **fields: str,
-) -> str:
-    """A Mini App's initData as Telegram gives it to a page, signed here with `token` the way
-    Telegram documents (computed apart from telegram.webapp, so that a mistake there shows)."""
-    import hashlib
-    import hmac
-    from urllib.parse import urlencode
-
-    values = {"query_id": "AAHdF6IQAAAAAN0XohDhrOrc"}
-    if person is not None:
-        values["user"] = json.dumps(person, ensure_ascii=False, separators=(",", ":"))
-    if auth_date is not None:
-        values["auth_date"] = str(auth_date)
-    if start_param:
-        values["start_param"] = start_param
-    values |= fields
-    check = "\n".join(f"{key}={values[key]}" for key in sorted(values))
-    secret = hmac.new(b"WebAppData", token.encode(), hashlib.sha256).digest()
-    values["hash"] = hmac.new(secret, check.encode(), hashlib.sha256).hexdigest()
-    return urlencode(values)
-
-
-def login_widget_result(person: dict, *, auth_date: int, token: str = TOKEN) -> str:
-    """What Telegram's Login Widget hands back (tgAuthResult): the person's fields and their
-    hash under SHA-256 of the token, as JSON in base64."""
-    import base64
-    import hashlib
-    import hmac
-
-    values = {**person, "auth_date": auth_date}
-    check = "\n".join(f"{key}={values[key]}" for key in sorted(values))
-    digest = hmac.new(hashlib.sha256(token.encode()).digest(), check.encode(), hashlib.sha256)
-    values["hash"] = digest.hexdigest()
-    return base64.b64encode(json.dumps(values).encode()).decode()
 
 
 def tap(

@@ -211,3 +211,22 @@ def test_sign_in_with_telegram_on_the_login_page_signs_in_the_mini_apps_account(
     )
     assert get_user_model().objects.count() == 1
     assert problems == []
+
+
+def test_sign_in_with_telegram_is_let_go_to_telegrams_login_page(
+    context: BrowserContext, page: Page, problems: list[str], bot_api
+):
+    page.goto("/accounts/login/")
+    page.get_by_role("link", name="Sign in with Telegram").click()
+
+    # Telegram's login page is unreachable from here: the request shows the page's policy
+    # (form-action) let the browser go, with the bot's id.
+    def to_telegram(request) -> bool:
+        return request.url.startswith("https://oauth.telegram.org/auth?")
+
+    with page.expect_request(to_telegram) as went:
+        page.get_by_role("button", name="Continue").click()
+    page.wait_for_url(lambda url: url.startswith("chrome-error://"))
+    assert f"bot_id={TOKEN.split(':')[0]}" in went.value.url
+    unreachable = "failed: https://oauth.telegram.org/"
+    assert [problem for problem in problems if not problem.startswith(unreachable)] == []

@@ -36,7 +36,12 @@ def test_a_string_telegram_signed_names_the_person_and_the_start_parameter():
 
 
 def test_fields_telegram_adds_later_are_signed_and_accepted():
-    assert read(init_data(ANNA, auth_date=NOW, chat_type="private", signature="abc")) is not None
+    assert read(init_data(ANNA, auth_date=NOW, can_send_after="5", signature="abc")) is not None
+
+
+def test_a_string_opened_from_a_group_says_so():
+    data = read(init_data(ANNA, auth_date=NOW, chat_type="supergroup", chat_instance="-4242"))
+    assert (data.chat_type, data.chat_instance) == ("supergroup", "-4242")
 
 
 @pytest.mark.parametrize(
