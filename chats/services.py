@@ -23,7 +23,7 @@ from games.services import GameError
 from play import services as play
 from telegram import outbox
 from telegram import services as telegram_services
-from telegram.models import Chat
+from telegram.models import Chat, Identity
 from tournaments.models import Tournament, TournamentRound
 
 # Long enough to add the bot to a group and send it; a code seen over a shoulder is soon
@@ -162,8 +162,25 @@ def join_table(*, group_table_id: int, chat: Chat, person) -> GroupTable:
         GroupSeat.objects.create(
             group_table=group_table, user=user, telegram_id=person.id, name=_seat_name(person)
         )
+        group_table.language = _language_of(
+            [seat.telegram_id for seat in seats] + [person.id], group_table.language
+        )
+        group_table.save(update_fields=["language"])
         _show(group_table)
     return group_table
+
+
+def _language_of(telegram_ids: list[int], default: str) -> str:
+    """A table's language follows its people: the one most of them use Telegram in (Russian
+    or English; a tie keeps what it was)."""
+    codes = Identity.objects.filter(telegram_id__in=telegram_ids).values_list(
+        "language_code", flat=True
+    )
+    spoken = ["ru" if code.startswith("ru") else "en" for code in codes if code]
+    russian, english = spoken.count("ru"), spoken.count("en")
+    if russian == english:
+        return default
+    return "ru" if russian > english else "en"
 
 
 def start_table(*, group_table_id: int, chat: Chat, person) -> GroupTable:

@@ -194,3 +194,14 @@ def test_a_score_sheet_needs_two_people(api):
     pressed(2, f"start:{group_table.pk}", ANYA, "A")
     assert GroupTable.objects.get().match is None
     assert answers(api)[-1] == "Для записи счёта нужно хотя бы двое: подождите, пока сядут."
+
+
+def test_a_tables_language_follows_most_of_its_people(api):
+    body = update(GROUP, "/play", chat_type="group", sender=ANYA, number=1, language="ru")
+    router.handle(body)
+    group_table = GroupTable.objects.get()
+    for number, person in ((2, BORYA), (3, VERA)):
+        router.handle(tap(number, GROUP, f"join:{group_table.pk}", sender=person, language="en"))
+    assert GroupTable.objects.get().language == "en"
+    lobby = journal(api)
+    assert "A table of 101" in lobby["text"] and "3 players" in lobby["text"]
