@@ -5,6 +5,8 @@ sends `/start <code>` there); `/play` opens a table of the group, and its button
 
 from __future__ import annotations
 
+import functools
+
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -80,11 +82,6 @@ def start_tap(heard: Heard) -> None:
 def confirm_tap(heard: Heard) -> None:
     """`confirm:<table>:<round>`: a round of the group's sheet confirmed."""
 
-    def confirm(*, group_table_id: int, chat, person) -> None:
-        services.confirm_in_chat(
-            group_table_id=group_table_id, round_id=round_id, chat=chat, person=person
-        )
-
     table_part, _sep, round_part = heard.update.callback_query.data.partition(":")[2].partition(":")
     round_id = int(round_part) if round_part.isdigit() else 0
-    _tap(heard, confirm, rest=table_part)
+    _tap(heard, functools.partial(services.confirm_in_chat, round_id=round_id), rest=table_part)

@@ -9,7 +9,6 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from cards101.engine import Game
 from cards101.rules import parse_card
 from chats.models import GroupTable
 from core.http import absolute
@@ -44,7 +43,7 @@ def journal(group_table: GroupTable) -> tuple[str, list]:
     hand (the Mini App, or the site where it is not set up)."""
     table = group_table.table
     names = {seat.position: _seat_name(seat) for seat in table.seats.select_related("player")}
-    view = play_queries.public_view(Game.from_json(table.state).view(0)) if table.state else {}
+    view = play_queries.view_for(table, None) or {}  # what every seat sees, a spectator's
     events = [describe(event, names) for event in view.get("log", [])[-LAST_MOVES:]]
     top = view.get("top")
     context = {
